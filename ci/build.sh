@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Usage: ci/build.sh [--demo]   (run inside ci/enter.sh)
+# Configures and builds everything into build/: the dispatch module and its
+# tests, PoCL v7.1 with the series and driver/, the stock prefix and the
+# OpenCL tests.  With --demo, then shows the result working.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd -P)
+build="$top/build"
+gen=()
+if [ ! -f "$build/CMakeCache.txt" ] && command -v ninja >/dev/null 2>&1; then
+  gen=(-G Ninja)
+fi
+cmake -S "$top" -B "$build" "${gen[@]}" ${POCL_STEAL_CMAKE_ARGS:-}
+cmake --build "$build"
+
+[ "${1:-}" = --demo ] || exit 0
+
+vendors="$build/prefix/ours/etc/OpenCL/vendors"
+echo
+echo "== PoCL v7.1 with pocl-steal's pthread device, through the ICD loader"
+echo "\$ OCL_ICD_VENDORS=$vendors clinfo -l"
+OCL_ICD_VENDORS="$vendors" clinfo -l
+echo "\$ OCL_ICD_VENDORS=$vendors build/tests/opencl/cl_hello"
+OCL_ICD_VENDORS="$vendors" POCL_CACHE_DIR="${POCL_STEAL_CACHE:-$HOME/.cache/pocl-steal}/kcache" \
+  "$build/tests/opencl/cl_hello"
+cat <<MSG
+
+Point an OpenCL application at this PoCL with the ICD loader:
+  export OCL_ICD_VENDORS=$vendors             # ocl-icd (Debian's loader)
+  export OCL_ICD_FILENAMES=$(cat "$vendors/pocl.icd")   # Khronos loader
+Stock PoCL v7.1, built with the same flags, is in $build/prefix/stock.
+MSG
+if [ "${POCL_STEAL_ENV_KIND:-}" = root ]; then
+  cat <<MSG
+This PoCL is linked against the Debian 13 build root's LLVM 19: run
+applications inside it with  ci/enter.sh <command>  (or  make shell).
+MSG
+fi

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Usage: ci/check.sh   (run inside ci/enter.sh; `make check` does that)
+# Builds everything, runs every test and ends with "N passed, N failed".
+# A build that fails counts as one failed test.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd -P)
+build="$top/build"
+
+if ! "$top/ci/build.sh"; then
+  echo "the build failed"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+log="$build/check.log"
+ctest --test-dir "$build" --output-on-failure ${CTEST_ARGS:-} 2>&1 | tee "$log"
+summary=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -n 1)
+if [ -z "$summary" ]; then
+  echo "ctest printed no summary"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+failed=$(echo "$summary" | sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/')
+total=$(echo "$summary" | sed -E 's/.* failed out of ([0-9]+).*/\1/')
+echo "$((total - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]

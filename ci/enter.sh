@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Usage: ci/enter.sh COMMAND [ARG...]
+#
+# Runs COMMAND where PoCL 7.1 can be built: directly on a host that has LLVM
+# 17-21, otherwise inside the Debian 13 build root (ci/buildroot.sh), with
+# this checkout and the cache directory bind-mounted at their own paths so
+# that every absolute path (ICD files, build trees) is the same inside and
+# outside.  The mounts are made in a private mount namespace: they are
+# unmounted when COMMAND ends, fails or is interrupted, and the kernel drops
+# them even if this script is killed.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd -P)
+. "$here/common.sh"
+
+[ $# -gt 0 ] || ps_die "usage: ci/enter.sh COMMAND [ARG...]"
+
+if [ -n "${POCL_STEAL_IN_ENV:-}" ]; then
+  exec "$@"
+fi
+export POCL_STEAL_IN_ENV=1
+
+if [ "$(ps_env_kind)" = native ]; then
+  export POCL_STEAL_ENV_KIND=native
+  exec "$@"
+fi
+
+root=$("$here/buildroot.sh")
+top=$(cd "$here/.." && pwd -P)
+cache=$(ps_cache_dir)
+cwd=$(pwd -P)
+case "$cwd/" in
+  "$top"/* | "$cache"/*) ;;
+  *) cwd="$top" ;;
+esac
+
+# Only these variables cross into the root; the host's PATH, library paths
+# and tool settings would not fit a Debian 13 userland.
+envs=(PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+  HOME=/root LANG=C.UTF-8 POCL_STEAL_IN_ENV=1 POCL_STEAL_ENV_KIND=root
+  "POCL_STEAL_CACHE=$cache")
+while IFS= read -r -d '' kv; do
+  case "$kv" in
+    POCL_STEAL_CACHE=* | POCL_STEAL_IN_ENV=* | POCL_STEAL_ENV_KIND=*) ;;
+    POCL_* | OCL_* | CTEST_* | CCACHE_* | TERM=* | VERBOSE=* | JOBS=*) envs+=("$kv") ;;
+  esac
+done < <(env -0)
+
+exec unshare --mount --propagation private -- /bin/bash -c '
+  set -eu
+  root="$1" top="$2" cache="$3" cwd="$4"
+  shift 4
+  cleanup () { umount -R "$root$cache" "$root$top" "$root/dev" "$root/sys" "$root/proc" 2>/dev/null || true; }
+  trap cleanup EXIT
+  trap "exit 130" INT
+  trap "exit 143" TERM
+  mount --rbind /proc "$root/proc"
+  mount --rbind /sys "$root/sys"
+  mount --rbind /dev "$root/dev"
+  mkdir -p "$root$top" "$root$cache"
+  mount --bind "$top" "$root$top"
+  mount --bind "$cache" "$root$cache"
+  n="$1"; shift
+  envs=("${@:1:$n}"); shift "$n"
+  rc=0
+  chroot "$root" /usr/bin/env -i "${envs[@]}" /bin/bash -c "cd \"\$0\" && exec \"\$@\"" "$cwd" "$@" || rc=$?
+  exit $rc
+' enter "$root" "$top" "$cache" "$cwd" "${#envs[@]}" "${envs[@]}" "$@"

@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# Usage: ci/pocl-source.sh DEST
+#
+# Makes DEST a PoCL v7.1 source tree with patches/series applied.
+#
+# Where v7.1 comes from:
+#  - POCL_SOURCE unset: Debian's pocl-source 7.1-9 binary package (the whole
+#    tree with Debian's patches applied) and the source package's
+#    debian.tar.xz, from the Debian mirror this machine uses.  Debian's
+#    patches are reversed, which gives upstream's v7.1 tree.  Both downloads
+#    and the resulting tree are checked against ci/pocl-source.lock; the
+#    downloads and the pristine tree are kept in the cache directory, so later
+#    runs need no network.
+#  - POCL_SOURCE=DIR or POCL_SOURCE=TARBALL: your own PoCL 7.1 tree (a git
+#    checkout of tag v7.1, say) or a tarball of one.
+#
+# DEST is only rebuilt when the source or a patch changes, so a PoCL build
+# tree using it stays valid.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd -P)
+. "$here/common.sh"
+top=$(cd "$here/.." && pwd -P)
+
+[ $# -eq 1 ] || ps_die "usage: ci/pocl-source.sh DEST"
+dest=$1
+lock="$here/pocl-source.lock"
+cache=$(ps_cache_dir)
+
+lock_field () # KIND FIELD(2..4)
+{
+  awk -v k="$1" -v f="$2" '$1 == k { print $f }' "$lock"
+}
+
+# Digest of a source tree, independent of timestamps and of dot-files (git
+# metadata, CI settings) that the Debian tarball does not carry.
+tree_digest ()
+{
+  (
+    cd "$1"
+    {
+      find . -type f ! -path './.*' -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum
+      find . -type l ! -path './.*' -print0 | LC_ALL=C sort -z |
+        xargs -0 -r -I{} sh -c 'printf "link %s %s\n" "$1" "$(readlink "$1")"' _ {}
+    } | sha256sum | cut -c1-64
+  )
+}
+
+check_is_71 ()
+{
+  local cm="$1/CMakeLists.txt"
+  [ -f "$cm" ] || ps_die "$2: no CMakeLists.txt at its top; expected a PoCL source tree"
+  if ! grep -q '^set(MAJOR_VERSION 7)' "$cm" || ! grep -q '^set(MINOR_VERSION 1)' "$cm"; then
+    ps_die "$2 is not PoCL 7.1 (its CMakeLists.txt has $(grep -E '^set\((MAJOR|MINOR)_VERSION' "$cm" | tr '\n' ' ')); this series is made for v7.1"
+  fi
+}
+
+# Downloads NAME from Debian's pool into the cache, unless a copy with the
+# recorded size and SHA-256 is there already.
+fetch_checked ()
+{
+  local kind=$1 name size sum file mirror url
+  name=$(lock_field "$kind" 2)
+  size=$(lock_field "$kind" 3)
+  sum=$(lock_field "$kind" 4)
+  file="$cache/downloads/$name"
+  mkdir -p "$cache/downloads"
+  if [ -f "$file" ] && [ "$(sha256sum <"$file" | cut -c1-64)" = "$sum" ]; then
+    echo "$file"
+    return
+  fi
+  mirror=$(ps_debian_mirror)
+  url="$mirror/pool/main/p/pocl/$name"
+  ps_note "downloading $name"
+  curl -fsSL --retry 3 -o "$file.partial" "$url" ||
+    ps_die "could not download $url (no network? a cached copy would be at $file)"
+  local got_size got_sum
+  got_size=$(stat -c %s "$file.partial")
+  got_sum=$(sha256sum <"$file.partial" | cut -c1-64)
+  if [ "$got_size" != "$size" ] || [ "$got_sum" != "$sum" ]; then
+    rm -f "$file.partial"
+    ps_die "$url changed: got $got_size bytes, sha256 $got_sum; ci/pocl-source.lock expects $size bytes, sha256 $sum. Debian may have replaced the package; check it and update the lock file, or use POCL_SOURCE=<your v7.1 tree>"
+  fi
+  mv "$file.partial" "$file"
+  echo "$file"
+}
+
+# The pristine v7.1 tree from Debian's packages, made once in the cache.
+debian_pristine ()
+{
+  local want out tmp deb debtar
+  want=$(lock_field tree 4)
+  out="$cache/pocl-v7.1-$(echo "$want" | cut -c1-12)"
+  if [ -f "$out/.pocl-steal-tree" ]; then
+    echo "$out"
+    return
+  fi
+  deb=$(fetch_checked deb)
+  debtar=$(fetch_checked debian)
+  tmp="$out.partial"
+  rm -rf "$tmp"
+  mkdir -p "$tmp/pkg" "$tmp/debian-dir"
+  dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp/pkg" ./usr/src/pocl.tar.xz
+  tar -xJf "$tmp/pkg/usr/src/pocl.tar.xz" -C "$tmp"
+  tar -xJf "$debtar" -C "$tmp/debian-dir"
+  [ -d "$tmp/pocl" ] || ps_die "the pocl-source package did not hold a pocl/ tree"
+  local p
+  for p in $(grep -v '^#' "$tmp/debian-dir/debian/patches/series" | tac); do
+    patch -R -p1 -s -d "$tmp/pocl" <"$tmp/debian-dir/debian/patches/$p" ||
+      ps_die "reversing Debian's patch $p failed"
+  done
+  local got
+  got=$(tree_digest "$tmp/pocl")
+  [ "$got" = "$want" ] ||
+    ps_die "the tree made from Debian's packages has digest $got, not the $want of upstream v7.1 recorded in ci/pocl-source.lock"
+  mv "$tmp/pocl" "$out"
+  echo "$want" >"$out/.pocl-steal-tree"
+  rm -rf "$tmp"
+  echo "$out"
+}
+
+# A user-supplied tree or tarball, unpacked into the cache when a tarball.
+user_pristine ()
+{
+  local src=$POCL_SOURCE
+  if [ -d "$src" ]; then
+    (cd "$src" && pwd -P)
+    return
+  fi
+  [ -f "$src" ] || ps_die "POCL_SOURCE='$src' is neither a directory nor a file (give a PoCL 7.1 source tree or a tarball of one)"
+  local sum out tmp inner
+  sum=$(sha256sum <"$src" | cut -c1-12)
+  out="$cache/pocl-user-$sum"
+  if [ -f "$out/CMakeLists.txt" ]; then
+    echo "$out"
+    return
+  fi
+  tmp="$out.partial"
+  rm -rf "$tmp"
+  mkdir -p "$tmp"
+  tar -xf "$src" -C "$tmp" || ps_die "POCL_SOURCE='$src' could not be unpacked with tar"
+  inner=$(find "$tmp" -maxdepth 2 -name CMakeLists.txt -printf '%h\n' | sort | head -n 1)
+  [ -n "$inner" ] || ps_die "POCL_SOURCE='$src' holds no CMakeLists.txt at its top or one level down"
+  mv "$inner" "$out"
+  rm -rf "$tmp"
+  echo "$out"
+}
+
+if [ -n "${POCL_SOURCE:-}" ]; then
+  pristine=$(user_pristine)
+  check_is_71 "$pristine" "POCL_SOURCE='$POCL_SOURCE'"
+  digest=$(tree_digest "$pristine")
+  if [ "$digest" != "$(lock_field tree 4)" ]; then
+    ps_note "POCL_SOURCE='$POCL_SOURCE' differs from upstream v7.1 (tree digest $digest); using it as it is"
+  fi
+  origin="user:$pristine:$digest"
+else
+  pristine=$(debian_pristine)
+  check_is_71 "$pristine" "the Debian-derived tree"
+  origin="debian:$(lock_field tree 4)"
+fi
+
+series="$top/patches/series"
+patch_sum=$(
+  cat "$series"
+  grep -v -e '^#' -e '^$' "$series" | while read -r p; do cat "$top/patches/$p"; done
+)
+key=$(printf '%s\n%s\n' "$origin" "$patch_sum" | sha256sum | cut -c1-64)
+
+if [ -f "$dest/.pocl-steal-source" ] && [ "$(cat "$dest/.pocl-steal-source")" = "$key" ]; then
+  exit 0
+fi
+
+ps_note "preparing PoCL v7.1 with patches/series in $dest"
+rm -rf "$dest.partial"
+mkdir -p "$dest.partial"
+tar -C "$pristine" --exclude=./.git -cf - . | tar -C "$dest.partial" -xf -
+grep -v -e '^#' -e '^$' "$series" | while read -r p; do
+  [ -f "$top/patches/$p" ] || ps_die "patches/series names $p, which is not in patches/"
+  patch -p1 -s --batch -d "$dest.partial" <"$top/patches/$p" ||
+    ps_die "patches/$p does not apply to the PoCL v7.1 tree from $origin"
+done
+rm -f "$dest.partial/.pocl-steal-tree"
+echo "$key" >"$dest.partial/.pocl-steal-source"
+rm -rf "$dest"
+mv "$dest.partial" "$dest"

@@ -1,0 +1,57 @@
+/* pthread_config.c - reads the pthread device's environment variables.
+
+   Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
+
+#include "pthread_config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+static void
+warn_bad_value (const char *name, const char *value, const char *accepted,
+                const char *used)
+{
+  fprintf (stderr,
+           "pocl: warning: %s='%s' is not accepted (accepted: %s); "
+           "using %s\n",
+           name, value, accepted, used);
+}
+
+bool
+pts_parse_switch (const char *s, bool *out)
+{
+  while (isspace ((unsigned char)*s))
+    ++s;
+  if ((*s != '0' && *s != '1'))
+    return false;
+  const char *rest = s + 1;
+  while (isspace ((unsigned char)*rest))
+    ++rest;
+  if (*rest != '\0')
+    return false;
+  *out = *s == '1';
+  return true;
+}
+
+void
+pts_config_read (pts_config *c, char *(*getenv_fn) (const char *))
+{
+  const char *v;
+
+  c->schedule = WGD_SCHED_STATIC;
+  v = getenv_fn ("POCL_PTHREAD_SCHEDULE");
+  if (v != NULL && !wgd_parse_schedule (v, &c->schedule))
+    {
+      c->schedule = WGD_SCHED_STATIC;
+      warn_bad_value ("POCL_PTHREAD_SCHEDULE", v, "static, guided", "static");
+    }
+
+  c->stats = false;
+  v = getenv_fn ("POCL_PTHREAD_STATS");
+  if (v != NULL && !pts_parse_switch (v, &c->stats))
+    {
+      c->stats = false;
+      warn_bad_value ("POCL_PTHREAD_STATS", v, "0, 1", "0");
+    }
+}

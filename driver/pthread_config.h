@@ -1,0 +1,28 @@
+/* pthread_config.h - the pthread device's settings from the environment.
+   Read once, when the device is first initialised.  Independent of PoCL,
+   so the parsing can be unit-tested.
+
+   Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
+
+#ifndef POCL_STEAL_PTHREAD_CONFIG_H
+#define POCL_STEAL_PTHREAD_CONFIG_H
+
+#include <stdbool.h>
+
+#include "wg_dispatch.h"
+
+typedef struct
+{
+  wgd_schedule schedule; /* POCL_PTHREAD_SCHEDULE: static (default), guided */
+  bool stats;            /* POCL_PTHREAD_STATS: 0 (default) or 1 */
+} pts_config;
+
+/* A setting's value and what it means; a value that is not accepted gets
+   one warning on stderr naming it and the accepted values, and the default
+   is used.  getenv_fn is getenv, or a stand-in for tests.  */
+void pts_config_read (pts_config *c, char *(*getenv_fn) (const char *));
+
+/* Parses a 0/1 switch ("0", "1", with blanks around).  */
+bool pts_parse_switch (const char *s, bool *out);
+
+#endif /* POCL_STEAL_PTHREAD_CONFIG_H */

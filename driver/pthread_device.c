@@ -1,0 +1,354 @@
+/* pthread_device.c - the 'cpu' device of PoCL, pocl-steal's version: the
+   device-ops table, device set-up and tear-down, and the host side of
+   command submission (queues, events, waiting).  Everything that is not
+   about running commands comes from PoCL's 'basic' CPU driver.
+
+   Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
+
+#define _GNU_SOURCE
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "common_utils.h"
+#include "config.h"
+#include "devices.h"
+#include "pocl_cl.h"
+#include "pocl_util.h"
+
+#include "prototypes.inc"
+GEN_PROTOTYPES (pthread)
+#include "prototypes.inc"
+GEN_PROTOTYPES (basic)
+
+#include "pthread_config.h"
+#include "pthread_pool.h"
+#include "pthread_stats.h"
+
+/* A condition variable per event and per queue, for host threads waiting
+   on them (clWaitForEvents, clFinish).  */
+typedef struct
+{
+  alignas (WGD_CACHELINE) pthread_cond_t cond;
+} waitable;
+
+/* One pool for all 'cpu' devices and their sub-devices, as in-tree PoCL.
+   Guarded by PoCL, which initialises and releases devices under its own
+   lock.  */
+static pt_pool pool;
+static unsigned pool_users;
+static pts_config config;
+static bool config_read;
+
+static cl_bool device_available = CL_TRUE;
+static cl_bool device_unavailable = CL_FALSE;
+
+static cl_device_partition_property partition_properties[]
+    = { CL_DEVICE_PARTITION_EQUALLY, CL_DEVICE_PARTITION_BY_COUNTS };
+
+static cl_int
+pool_acquire (cl_device_id device)
+{
+  if (pool_users == 0)
+    {
+      cl_int err = pt_pool_start (&pool, device, &config);
+      if (err != CL_SUCCESS)
+        return err;
+    }
+  ++pool_users;
+  return CL_SUCCESS;
+}
+
+static void
+pool_release (void)
+{
+  if (pool_users == 0 || --pool_users > 0)
+    return;
+  pts_sched_stats totals[PTS_NUM_SCHEDULES];
+  memset (totals, 0, sizeof (totals));
+  pt_pool_stop (&pool, totals);
+  if (config.stats)
+    pts_print (stderr, pool.num_threads, totals);
+}
+
+/* Statistics are printed when the device is released; PoCL releases
+   devices only with POCL_ENABLE_UNINIT=1, so otherwise they are printed at
+   exit, after stopping the workers.  */
+static void __attribute__ ((destructor))
+stats_at_exit (void)
+{
+  if (config.stats && pool_users > 0)
+    {
+      pool_users = 1;
+      pool_release ();
+    }
+}
+
+void
+pocl_pthread_init_device_ops (struct pocl_device_ops *ops)
+{
+  pocl_basic_init_device_ops (ops);
+
+  ops->device_name = "cpu";
+  ops->probe = pocl_pthread_probe;
+  ops->init = pocl_pthread_init;
+  ops->uninit = pocl_pthread_uninit;
+  ops->reinit = pocl_pthread_reinit;
+  ops->run = pocl_pthread_run;
+  ops->submit = pocl_pthread_submit;
+  ops->join = pocl_pthread_join;
+  ops->flush = pocl_pthread_flush;
+  ops->notify = pocl_pthread_notify;
+  ops->broadcast = pocl_broadcast;
+  ops->wait_event = pocl_pthread_wait_event;
+  ops->notify_event_finished = pocl_pthread_notify_event_finished;
+  ops->notify_cmdq_finished = pocl_pthread_notify_cmdq_finished;
+  ops->update_event = pocl_pthread_update_event;
+  ops->free_event_data = pocl_pthread_free_event_data;
+  ops->init_queue = pocl_pthread_init_queue;
+  ops->free_queue = pocl_pthread_free_queue;
+}
+
+unsigned int
+pocl_pthread_probe (struct pocl_device_ops *ops)
+{
+  int count = pocl_device_get_env_count (ops->device_name);
+  pocl_cpu_probe ();
+  /* POCL_DEVICES may still say "pthread", the driver's old name.  */
+  if (count <= 0)
+    count = pocl_device_get_env_count ("pthread");
+  if (count < 0)
+    {
+      /* POCL_DEVICES unset: one device, unless the tbb device is built,
+         which is then the default CPU device.  */
+#ifdef BUILD_TBB
+      return 0;
+#else
+      return 1;
+#endif
+    }
+  return (unsigned)count;
+}
+
+cl_int
+pocl_pthread_init (unsigned j, cl_device_id device, const char *parameters)
+{
+  (void)j;
+  (void)parameters;
+  device->data = NULL;
+  device->available = &device_unavailable;
+
+  cl_int err = pocl_cpu_init_common (device);
+  if (err != CL_SUCCESS)
+    return err;
+  pocl_init_dlhandle_cache ();
+
+  device->max_sub_devices = device->max_compute_units;
+  device->num_partition_properties
+      = sizeof (partition_properties) / sizeof (partition_properties[0]);
+  device->partition_properties = partition_properties;
+  device->num_partition_types = 0;
+  device->partition_type = NULL;
+
+  if (!config_read)
+    {
+      pts_config_read (&config, getenv);
+      config_read = true;
+    }
+
+  err = pool_acquire (device);
+  if (err != CL_SUCCESS)
+    return err;
+#ifdef HOST_CPU_ENABLE_STACK_SIZE_CHECK
+  /* Leave a quarter of the worker's stack to the driver itself.  */
+  device->work_group_stack_size = pool.stack_size / 4 * 3;
+#endif
+  device->data = &pool;
+  device->available = &device_available;
+  return CL_SUCCESS;
+}
+
+cl_int
+pocl_pthread_uninit (unsigned j, cl_device_id device)
+{
+  (void)j;
+  pool_release ();
+  device->data = NULL;
+  return CL_SUCCESS;
+}
+
+cl_int
+pocl_pthread_reinit (unsigned j, cl_device_id device, const char *parameters)
+{
+  (void)j;
+  (void)parameters;
+  cl_int err = pool_acquire (device);
+  if (err == CL_SUCCESS)
+    device->data = &pool;
+  return err;
+}
+
+void
+pocl_pthread_run (void *data, _cl_command_node *cmd)
+{
+  /* Unused: the workers take commands from the pool's queue.  */
+  (void)data;
+  (void)cmd;
+}
+
+/* Called with the command's event locked.  */
+void
+pocl_pthread_submit (_cl_command_node *node, cl_command_queue cq)
+{
+  (void)cq;
+  cl_event ev = node->sync.event.event;
+  node->state = POCL_COMMAND_READY;
+  if (pocl_command_is_ready (ev))
+    {
+      pocl_update_event_submitted (ev);
+      pt_pool_push_command (&pool, node);
+    }
+  POCL_UNLOCK_OBJ (ev);
+}
+
+void
+pocl_pthread_flush (cl_device_id device, cl_command_queue cq)
+{
+  /* Commands are queued to the workers as soon as they are ready.  */
+  (void)device;
+  (void)cq;
+}
+
+/* clFinish: waits until the queue has no commands left.  */
+void
+pocl_pthread_join (cl_device_id device, cl_command_queue cq)
+{
+  (void)device;
+  waitable *wq = cq->data;
+  POCL_LOCK_OBJ (cq);
+  while (cq->command_count > 0)
+    pthread_cond_wait (&wq->cond, &cq->pocl_lock);
+  POCL_UNLOCK_OBJ (cq);
+}
+
+/* An event that `event` waits for has finished.  Called with both events
+   locked.  */
+void
+pocl_pthread_notify (cl_device_id device, cl_event event, cl_event finished)
+{
+  (void)device;
+  _cl_command_node *node = event->command;
+
+  if (finished->status < CL_COMPLETE)
+    {
+      /* A dependency failed: so does this command.  Failing it locks its
+         queue, so unlock both events first to keep PoCL's lock order, and
+         relock them for the caller afterwards.  */
+      pocl_unlock_events_inorder (event, finished);
+      pocl_update_event_failed (CL_FAILED, NULL, 0, event, NULL);
+      pocl_lock_events_inorder (finished, event);
+      return;
+    }
+
+  /* Not yet submitted by its queue: submit() will push it.  */
+  if (node->state != POCL_COMMAND_READY)
+    return;
+
+  if (pocl_command_is_ready (event) && event->status == CL_QUEUED)
+    {
+      pocl_update_event_submitted (event);
+      pt_pool_push_command (&pool, node);
+    }
+}
+
+/* Called with the queue locked.  A broadcast: several host threads may wait
+   on one queue.  */
+void
+pocl_pthread_notify_cmdq_finished (cl_command_queue cq)
+{
+  waitable *wq = cq->data;
+  pthread_cond_broadcast (&wq->cond);
+}
+
+void
+pocl_pthread_notify_event_finished (cl_event event)
+{
+  waitable *we = event->data;
+  pthread_cond_broadcast (&we->cond);
+}
+
+void
+pocl_pthread_update_event (cl_device_id device, cl_event event)
+{
+  (void)device;
+  if (event->data == NULL && event->status == CL_QUEUED)
+    {
+      waitable *we = pocl_aligned_malloc (WGD_CACHELINE, sizeof (waitable));
+      if (we == NULL)
+        {
+          /* PoCL has no way to report this here; waiting on the event will
+             then fall back to polling in wait_event.  */
+          return;
+        }
+      pthread_cond_init (&we->cond, NULL);
+      event->data = we;
+    }
+}
+
+void
+pocl_pthread_wait_event (cl_device_id device, cl_event event)
+{
+  (void)device;
+  waitable *we = event->data;
+  POCL_LOCK_OBJ (event);
+  while (event->status > CL_COMPLETE)
+    {
+      if (we != NULL)
+        pthread_cond_wait (&we->cond, &event->pocl_lock);
+      else
+        {
+          POCL_UNLOCK_OBJ (event);
+          sched_yield ();
+          POCL_LOCK_OBJ (event);
+        }
+    }
+  POCL_UNLOCK_OBJ (event);
+}
+
+void
+pocl_pthread_free_event_data (cl_event event)
+{
+  waitable *we = event->data;
+  if (we == NULL)
+    return;
+  pthread_cond_destroy (&we->cond);
+  pocl_aligned_free (we);
+  event->data = NULL;
+}
+
+int
+pocl_pthread_init_queue (cl_device_id device, cl_command_queue queue)
+{
+  (void)device;
+  waitable *wq = pocl_aligned_malloc (WGD_CACHELINE, sizeof (waitable));
+  if (wq == NULL)
+    return CL_OUT_OF_HOST_MEMORY;
+  pthread_cond_init (&wq->cond, NULL);
+  queue->data = wq;
+  return CL_SUCCESS;
+}
+
+int
+pocl_pthread_free_queue (cl_device_id device, cl_command_queue queue)
+{
+  (void)device;
+  waitable *wq = queue->data;
+  if (wq != NULL)
+    {
+      pthread_cond_destroy (&wq->cond);
+      pocl_aligned_free (wq);
+      queue->data = NULL;
+    }
+  return CL_SUCCESS;
+}

@@ -1,0 +1,256 @@
+/* pthread_kernel.c - NDRange kernel launches on the pthread device: from
+   the command to a published launch, and each worker's part in it.
+
+   Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
+
+#define _GNU_SOURCE
+
+#include "pthread_kernel.h"
+
+#include <alloca.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "common_driver.h"
+#include "pocl_builtin_kernels.h"
+#include "pocl_util.h"
+
+static inline size_t
+round_up_to_line (size_t n)
+{
+  return (n + WGD_CACHELINE - 1) / WGD_CACHELINE * WGD_CACHELINE;
+}
+
+static void
+launch_release (pt_launch *l)
+{
+  /* acq_rel: everything a holder did with l happens before the free by
+     whoever drops the last reference.  */
+  if (atomic_fetch_sub_explicit (&l->refs, 1, memory_order_acq_rel) == 1)
+    pocl_aligned_free (l);
+}
+
+/* Completes (or fails) an NDRange command without running it.  */
+static void
+complete_at_once (_cl_command_node *cmd, cl_int status, const char *msg)
+{
+  cl_event ev = cmd->sync.event.event;
+  pocl_update_event_running (ev);
+  if (status == CL_SUCCESS)
+    POCL_UPDATE_EVENT_COMPLETE_MSG (ev, "NDRange Kernel        ");
+  else
+    POCL_UPDATE_EVENT_FAILED_MSG (status, ev, msg);
+}
+
+/* Called by the worker that finished the last work-group, after every
+   worker that ran work-groups has flushed its printf output and released
+   its copy of the arguments.  */
+static void
+complete_launch (pt_pool *p, pt_launch *l)
+{
+  _cl_command_node *cmd = l->krc.cmd;
+  cl_event ev = cmd->sync.event.event;
+
+  pt_pool_unlink_launch (p, l);
+  pocl_free_kernel_arg_array (&l->krc);
+  pocl_release_dlhandle_cache (cmd->command.run.device_data);
+  /* relaxed: wgd_finish ordered every worker's store before this load.  */
+  if (atomic_load_explicit (&l->execution_failed, memory_order_relaxed))
+    POCL_UPDATE_EVENT_FAILED_MSG (CL_FAILED, ev,
+                                  "NDRange Kernel: a work-group failed");
+  else
+    POCL_UPDATE_EVENT_COMPLETE_MSG (ev, "NDRange Kernel        ");
+  /* The list's reference.  */
+  launch_release (l);
+}
+
+void
+pt_kernel_run_command (pt_pool *p, pt_worker *w, _cl_command_node *cmd)
+{
+  cl_kernel kernel = cmd->command.run.kernel;
+  cl_program program = kernel->program;
+  cl_uint dev_i = cmd->program_device_i;
+  const struct pocl_context *pc = &cmd->command.run.pc;
+
+  if (program->builtin_kernel_attributes)
+    {
+      /* A defined built-in kernel: PoCL's CPU implementation runs it whole
+         on this thread.  */
+      pocl_update_event_running (cmd->sync.event.event);
+      pocl_cpu_execute_dbk (program, kernel, kernel->meta, dev_i,
+                            cmd->command.run.arguments);
+      POCL_UPDATE_EVENT_COMPLETE_MSG (cmd->sync.event.event,
+                                      "Builtin Kernel        ");
+      return;
+    }
+
+  uint64_t groups = (uint64_t)pc->num_groups[0] * pc->num_groups[1]
+                    * pc->num_groups[2];
+  if (groups == 0)
+    {
+      complete_at_once (cmd, CL_SUCCESS, NULL);
+      return;
+    }
+
+  if (pocl_driver_build_gvar_init_kernel (program, dev_i, cmd->device,
+                                          pocl_cpu_gvar_init_callback)
+      != 0)
+    {
+      complete_at_once (cmd, CL_FAILED,
+                        "CPU: failed to compile the global-variable "
+                        "initialiser kernel");
+      return;
+    }
+
+  char *saved_name = NULL;
+  pocl_sanitize_builtin_kernel_name (kernel, &saved_name);
+  void *binary = pocl_check_kernel_dlhandle_cache (cmd, CL_TRUE, CL_TRUE);
+  pocl_restore_builtin_kernel_name (kernel, saved_name);
+  cmd->command.run.device_data = binary;
+  if (binary == NULL)
+    {
+      complete_at_once (cmd, CL_FAILED, "CPU: failed to compile the kernel");
+      return;
+    }
+
+  unsigned first, count;
+  pt_pool_device_threads (p, cmd->device, &first, &count);
+
+  size_t head = round_up_to_line (sizeof (pt_launch));
+  pt_launch *l
+      = pocl_aligned_malloc (WGD_CACHELINE, head + wgd_launch_size (count));
+  if (l == NULL)
+    {
+      pocl_release_dlhandle_cache (binary);
+      complete_at_once (cmd, CL_OUT_OF_HOST_MEMORY,
+                        "CPU: out of memory for a kernel launch");
+      return;
+    }
+  memset (l, 0, head);
+
+  kernel_run_command *k = &l->krc;
+  k->kernel = kernel;
+  k->device = cmd->device;
+  k->cmd = cmd;
+  k->pc = *pc;
+  k->pc.printf_buffer = NULL;
+  k->pc.printf_buffer_capacity = p->printf_buffer_size;
+  k->pc.printf_buffer_position = NULL;
+  k->pc.global_var_buffer = program->gvar_storage[dev_i];
+  k->workgroup = cmd->command.run.wg;
+  k->kernel_args = cmd->command.run.arguments;
+  pocl_setup_kernel_arg_array (k);
+
+  l->first_thread = first;
+  l->num_threads = count;
+  l->dispatch = (wgd_launch *)((char *)l + head);
+  wgd_launch_init (l->dispatch, p->config.schedule, groups, count,
+                   p->num_threads);
+  /* The list's reference and ours.  relaxed: l is published by the pool
+     lock in pt_pool_push_launch.  */
+  atomic_store_explicit (&l->refs, 2, memory_order_relaxed);
+  atomic_store_explicit (&l->execution_failed, 0, memory_order_relaxed);
+
+  w->stats.per_schedule[p->config.schedule].launches++;
+  pocl_update_event_running (cmd->sync.event.event);
+  pt_pool_push_launch (p, l, w);
+  pt_launch_participate (p, w, l);
+}
+
+/* Runs work-groups [r->begin, r->end) of a launch with nx x ny x nz
+   work-groups, linear index x fastest.  Returns the OR of the groups'
+   execution_failed flags.  */
+static unsigned
+run_range (kernel_run_command *k, void **arguments, struct pocl_context *pc,
+           const wgd_range *r)
+{
+  const uint64_t nx = pc->num_groups[0];
+  const uint64_t ny = pc->num_groups[1];
+  uint64_t x = r->begin % nx;
+  uint64_t y = (r->begin / nx) % ny;
+  uint64_t z = r->begin / nx / ny;
+  unsigned failed = 0;
+  for (uint64_t g = r->begin; g < r->end; ++g)
+    {
+      k->workgroup ((uint8_t *)arguments, (uint8_t *)pc, x, y, z);
+      failed |= pc->execution_failed;
+      if (++x == nx)
+        {
+          x = 0;
+          if (++y == ny)
+            {
+              y = 0;
+              ++z;
+            }
+        }
+    }
+  return failed;
+}
+
+void
+pt_launch_participate (pt_pool *p, pt_worker *w, pt_launch *l)
+{
+  wgd_launch *d = l->dispatch;
+  const unsigned tid = w->index - l->first_thread;
+  pts_sched_stats *st = &w->stats.per_schedule[d->schedule];
+  wgd_range r;
+
+  st->joins++;
+  /* Claim before touching the kernel: a worker that finds nothing left
+     must not use the command, which the finishing worker may complete
+     (and PoCL free) at any moment.  */
+  if (!wgd_claim (d, tid, &r, &st->dispatch))
+    {
+      st->fruitless_joins++;
+      launch_release (l);
+      return;
+    }
+
+  kernel_run_command *k = &l->krc;
+  const pocl_kernel_metadata_t *meta = k->kernel->meta;
+  const size_t slots = meta->num_args + meta->num_locals + 1;
+  void **arguments = alloca (sizeof (void *) * slots);
+  void **arguments2 = alloca (sizeof (void *) * slots);
+  /* Local buffers of this worker; fails if they do not fit.  */
+  bool args_ok = pocl_setup_kernel_arg_array_with_locals (
+                     arguments, arguments2, k, w->local_mem, p->local_mem_size)
+                 == 0;
+
+  struct pocl_context pc = k->pc;
+  uint32_t printf_position = 0;
+  pc.printf_buffer = w->printf_buffer;
+  pc.printf_buffer_position = &printf_position;
+  pocl_cpu_setup_rm_and_ftz (k->device, k->kernel->program);
+
+  unsigned failed = args_ok ? 0 : 1;
+  uint64_t done = 0;
+  do
+    {
+      /* Ranges are still claimed after a failure, so that the launch
+         finishes, but not run.  */
+      if (!failed)
+        failed |= run_range (k, arguments, &pc, &r);
+      done += r.end - r.begin;
+#ifndef ENABLE_PRINTF_IMMEDIATE_FLUSH
+      /* Flushed per range, so that a long launch does not overflow the
+         buffer and its output appears as it goes.  */
+      if (printf_position > 0)
+        {
+          pocl_write_printf_buffer ((char *)pc.printf_buffer,
+                                    printf_position);
+          printf_position = 0;
+        }
+#endif
+    }
+  while (wgd_claim (d, tid, &r, &st->dispatch));
+
+  pocl_free_kernel_arg_array_with_locals (arguments, arguments2, k);
+  if (failed)
+    /* relaxed: published to the finishing worker by wgd_finish.  */
+    atomic_fetch_or_explicit (&l->execution_failed, 1, memory_order_relaxed);
+
+  if (wgd_finish (d, done))
+    complete_launch (p, l);
+  launch_release (l);
+}

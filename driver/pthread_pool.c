@@ -1,0 +1,311 @@
+/* pthread_pool.c - the worker threads of the pthread device.
+
+   Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
+
+#define _GNU_SOURCE
+
+#include "pthread_pool.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "pocl_util.h"
+#include "utlist.h"
+
+#include "pthread_kernel.h"
+
+/* Workers run kernels' work-group functions on their own stack; PoCL sizes
+   its stack-size check (HOST_CPU_ENABLE_STACK_SIZE_CHECK) from this.  */
+#define WORKER_STACK_SIZE (8u << 20)
+
+void
+pt_pool_device_threads (const pt_pool *p, cl_device_id dev, unsigned *first,
+                        unsigned *count)
+{
+  unsigned f = 0, n = p->num_threads;
+  if (dev != NULL && dev->parent_device != NULL)
+    {
+      /* core_start counts from the root device, also for sub-sub-devices. */
+      f = dev->core_start;
+      n = dev->core_count;
+    }
+  if (f >= p->num_threads)
+    f = p->num_threads - 1;
+  if (n == 0 || n > p->num_threads - f)
+    n = p->num_threads - f;
+  *first = f;
+  *count = n;
+}
+
+static bool
+serves (const pt_pool *p, const pt_worker *w, cl_device_id dev)
+{
+  unsigned first, count;
+  pt_pool_device_threads (p, dev, &first, &count);
+  return w->index >= first && w->index < first + count;
+}
+
+/* Wakes an idle worker.  Call with the pool lock held.  */
+static void
+wake (pt_worker *w)
+{
+  w->sleeping = false;
+  pthread_cond_signal (&w->wake);
+}
+
+void
+pt_pool_push_command (pt_pool *p, _cl_command_node *cmd)
+{
+  unsigned first, count;
+  pt_pool_device_threads (p, cmd->device, &first, &count);
+
+  pthread_mutex_lock (&p->lock);
+  DL_APPEND (p->commands, cmd);
+  /* One worker suffices for a command.  If none of the device's workers is
+     idle, the busy ones look at the queue before they go to sleep.  */
+  for (unsigned i = 0; i < count; ++i)
+    {
+      pt_worker *w = &p->workers[first + i];
+      if (w->sleeping)
+        {
+          wake (w);
+          break;
+        }
+    }
+  pthread_mutex_unlock (&p->lock);
+}
+
+void
+pt_pool_push_launch (pt_pool *p, pt_launch *l, pt_worker *self)
+{
+  uint64_t groups = l->dispatch->num_groups;
+  unsigned helpers
+      = groups < l->num_threads ? (unsigned)groups - 1 : l->num_threads - 1;
+
+  pthread_mutex_lock (&p->lock);
+  DL_APPEND (p->launches, l);
+  /* Wake the idle workers whose blocks hold work-groups, in block order:
+     with fewer work-groups than threads, only the first blocks do.  */
+  for (unsigned i = 0; i < l->num_threads && helpers > 0; ++i)
+    {
+      pt_worker *w = &p->workers[l->first_thread + i];
+      if (w == self)
+        continue;
+      if (i >= groups)
+        break;
+      if (w->sleeping)
+        {
+          wake (w);
+          --helpers;
+        }
+    }
+  pthread_mutex_unlock (&p->lock);
+}
+
+void
+pt_pool_unlink_launch (pt_pool *p, pt_launch *l)
+{
+  pthread_mutex_lock (&p->lock);
+  DL_DELETE (p->launches, l);
+  pthread_mutex_unlock (&p->lock);
+}
+
+/* A launch of w's device with work-groups left, or NULL.  Under the lock. */
+static pt_launch *
+find_launch (pt_pool *p, pt_worker *w)
+{
+  pt_launch *l;
+  DL_FOREACH (p->launches, l)
+  {
+    if (w->index < l->first_thread
+        || w->index >= l->first_thread + l->num_threads)
+      continue;
+    /* The remaining_wgs skip: a launch whose work-groups are all claimed
+       is finishing; joining it would only find nothing to do.  */
+    if (wgd_unclaimed (l->dispatch) == 0)
+      continue;
+    return l;
+  }
+  return NULL;
+}
+
+/* The oldest command w may run, removed from the queue, or NULL.  Under the
+   lock.  The whole queue is searched: commands of other sub-devices may
+   stand in front.  */
+static _cl_command_node *
+take_command (pt_pool *p, pt_worker *w)
+{
+  _cl_command_node *cmd;
+  DL_FOREACH (p->commands, cmd)
+  {
+    if (serves (p, w, cmd->device))
+      {
+        DL_DELETE (p->commands, cmd);
+        return cmd;
+      }
+  }
+  return NULL;
+}
+
+static void
+run_command (pt_pool *p, pt_worker *w, _cl_command_node *cmd)
+{
+  if (cmd->type == CL_COMMAND_NDRANGE_KERNEL)
+    pt_kernel_run_command (p, w, cmd);
+  else
+    pocl_exec_command (cmd);
+}
+
+static void *
+worker_main (void *arg)
+{
+  pt_worker *w = arg;
+  pt_pool *p = w->pool;
+
+#ifdef POCL_DEBUG_MESSAGES
+  if (pocl_get_bool_option ("POCL_DUMP_TASK_GRAPHS", 0) == 1)
+    pocl_dump_dot_task_graph_wait ();
+#endif
+
+  pthread_mutex_lock (&p->lock);
+  while (!p->shutdown)
+    {
+      pt_launch *l = find_launch (p, w);
+      if (l != NULL)
+        {
+          /* relaxed: the list holds a reference while l is linked, and we
+             hold the lock that guards the list, so l cannot be freed under
+             us; the lock orders the rest.  */
+          atomic_fetch_add_explicit (&l->refs, 1, memory_order_relaxed);
+          pthread_mutex_unlock (&p->lock);
+          pt_launch_participate (p, w, l);
+          pthread_mutex_lock (&p->lock);
+          continue;
+        }
+      _cl_command_node *cmd = take_command (p, w);
+      if (cmd != NULL)
+        {
+          pthread_mutex_unlock (&p->lock);
+          run_command (p, w, cmd);
+          pthread_mutex_lock (&p->lock);
+          continue;
+        }
+      /* Nothing for us: sleep until someone hands us work.  A push always
+         takes the lock, so it cannot slip in between our search and the
+         wait.  */
+      w->sleeping = true;
+      while (w->sleeping && !p->shutdown)
+        pthread_cond_wait (&w->wake, &p->lock);
+      w->sleeping = false;
+    }
+  pthread_mutex_unlock (&p->lock);
+  return NULL;
+}
+
+static void
+free_workers (pt_pool *p, unsigned n)
+{
+  for (unsigned i = 0; i < n; ++i)
+    {
+      pthread_cond_destroy (&p->workers[i].wake);
+      pocl_aligned_free (p->workers[i].local_mem);
+      pocl_aligned_free (p->workers[i].printf_buffer);
+    }
+  pocl_aligned_free (p->workers);
+  p->workers = NULL;
+}
+
+/* Stops workers [0, n), collects their statistics and frees everything. */
+static void
+stop_workers (pt_pool *p, unsigned n,
+              pts_sched_stats totals[PTS_NUM_SCHEDULES])
+{
+  pthread_mutex_lock (&p->lock);
+  p->shutdown = true;
+  for (unsigned i = 0; i < n; ++i)
+    wake (&p->workers[i]);
+  pthread_mutex_unlock (&p->lock);
+  for (unsigned i = 0; i < n; ++i)
+    {
+      pthread_join (p->workers[i].thread, NULL);
+      if (totals != NULL)
+        pts_add (totals, &p->workers[i].stats);
+    }
+  free_workers (p, p->num_threads);
+  pthread_mutex_destroy (&p->lock);
+}
+
+cl_int
+pt_pool_start (pt_pool *p, cl_device_id dev, const pts_config *cfg)
+{
+  memset (p, 0, sizeof (*p));
+  p->config = *cfg;
+  p->num_threads = dev->max_compute_units > 0 ? dev->max_compute_units : 1;
+  /* The margin for aligning local buffers is the one in-tree PoCL uses:
+     pocl_setup_kernel_arg_array_with_locals may align each one up.  */
+  p->local_mem_size = dev->local_mem_size
+                      + dev->max_parameter_size * MAX_EXTENDED_ALIGNMENT;
+  p->printf_buffer_size = dev->printf_buffer_size;
+  pthread_mutex_init (&p->lock, NULL);
+
+  size_t bytes = p->num_threads * sizeof (pt_worker);
+  p->workers = pocl_aligned_malloc (WGD_CACHELINE, bytes);
+  if (p->workers == NULL)
+    {
+      pthread_mutex_destroy (&p->lock);
+      return CL_OUT_OF_HOST_MEMORY;
+    }
+  memset (p->workers, 0, bytes);
+
+  for (unsigned i = 0; i < p->num_threads; ++i)
+    {
+      pt_worker *w = &p->workers[i];
+      w->pool = p;
+      w->index = i;
+      pthread_cond_init (&w->wake, NULL);
+      /* Allocated here, first touched by the worker that uses them.  */
+      w->local_mem = pocl_aligned_malloc (MAX_EXTENDED_ALIGNMENT,
+                                          p->local_mem_size);
+      w->printf_buffer = pocl_aligned_malloc (MAX_EXTENDED_ALIGNMENT,
+                                              p->printf_buffer_size);
+      if (w->local_mem == NULL || w->printf_buffer == NULL)
+        {
+          free_workers (p, i + 1);
+          pthread_mutex_destroy (&p->lock);
+          return CL_OUT_OF_HOST_MEMORY;
+        }
+    }
+
+  pthread_attr_t attr;
+  pthread_attr_init (&attr);
+  if (pthread_attr_setstacksize (&attr, WORKER_STACK_SIZE) != 0)
+    pthread_attr_init (&attr);
+  pthread_attr_getstacksize (&attr, &p->stack_size);
+
+  for (unsigned i = 0; i < p->num_threads; ++i)
+    {
+      pt_worker *w = &p->workers[i];
+      int err = pthread_create (&w->thread, &attr, worker_main, w);
+      if (err != 0)
+        {
+          POCL_MSG_ERR ("pthread: could not start worker %u of %u: %s\n", i,
+                        p->num_threads, strerror (err));
+          pthread_attr_destroy (&attr);
+          stop_workers (p, i, NULL);
+          return CL_OUT_OF_RESOURCES;
+        }
+#ifdef ENABLE_SIGFPE_HANDLER
+      /* Integer division by zero in a kernel must not kill the process. */
+      pocl_ignore_sigfpe_for_thread (w->thread);
+#endif
+    }
+  pthread_attr_destroy (&attr);
+  return CL_SUCCESS;
+}
+
+void
+pt_pool_stop (pt_pool *p, pts_sched_stats totals[PTS_NUM_SCHEDULES])
+{
+  stop_workers (p, p->num_threads, totals);
+}

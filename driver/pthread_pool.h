@@ -1,0 +1,87 @@
+/* pthread_pool.h - the worker threads of the pthread device: one pool per
+   process, shared by the device and all its sub-devices.
+
+   Commands and kernel launches wait in two lists guarded by the pool lock.
+   A worker takes a command only if it is one of the threads of the command's
+   (sub)device; it joins a launch only if that launch still has unclaimed
+   work-groups, read lock-free from the launch's dispatcher, so fully
+   claimed launches cost a scan, not a join.  Claiming work-groups inside a
+   launch takes no lock at all.  Idle workers sleep on a condition variable
+   of their own, and a push wakes only as many of them as it can use.
+
+   Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
+
+#ifndef POCL_STEAL_PTHREAD_POOL_H
+#define POCL_STEAL_PTHREAD_POOL_H
+
+#include <pthread.h>
+#include <stdalign.h>
+#include <stdbool.h>
+
+#include "pocl_cl.h"
+
+#include "pthread_config.h"
+#include "pthread_stats.h"
+
+#ifdef __GNUC__
+#pragma GCC visibility push(hidden)
+#endif
+
+typedef struct pt_launch pt_launch;
+typedef struct pt_pool pt_pool;
+
+typedef struct
+{
+  alignas (WGD_CACHELINE) pthread_t thread;
+  pt_pool *pool;
+  unsigned index; /* in the pool: 0 .. num_threads - 1 */
+  /* Signalled, under the pool lock, by whoever hands this worker work.  */
+  pthread_cond_t wake;
+  bool sleeping; /* under the pool lock */
+  /* Per-thread local memory and printf buffer, as in-tree PoCL has.  */
+  void *local_mem;
+  void *printf_buffer;
+  pts_worker_stats stats;
+} pt_worker;
+
+struct pt_pool
+{
+  alignas (WGD_CACHELINE) pthread_mutex_t lock;
+  _cl_command_node *commands; /* ready commands, FIFO */
+  pt_launch *launches;        /* launches not yet finished */
+  bool shutdown;
+
+  alignas (WGD_CACHELINE) unsigned num_threads;
+  size_t local_mem_size;
+  size_t printf_buffer_size;
+  size_t stack_size; /* of each worker */
+  pts_config config;
+  pt_worker *workers;
+};
+
+/* Starts num_threads = dev->max_compute_units workers.  */
+cl_int pt_pool_start (pt_pool *p, cl_device_id dev, const pts_config *cfg);
+
+/* Stops and joins the workers, and adds their statistics to totals (if not
+   NULL) before freeing them.  Commands still queued are not run.  */
+void pt_pool_stop (pt_pool *p, pts_sched_stats totals[PTS_NUM_SCHEDULES]);
+
+/* The pool threads [*first, *first + *count) that serve dev.  */
+void pt_pool_device_threads (const pt_pool *p, cl_device_id dev,
+                             unsigned *first, unsigned *count);
+
+/* Queues a ready command and wakes one of its device's idle workers.  */
+void pt_pool_push_command (pt_pool *p, _cl_command_node *cmd);
+
+/* Publishes a launch prepared by worker self, which then joins it, and
+   wakes as many other idle workers of its device as it has use for.  */
+void pt_pool_push_launch (pt_pool *p, pt_launch *l, pt_worker *self);
+
+/* Removes a finished launch from the list.  */
+void pt_pool_unlink_launch (pt_pool *p, pt_launch *l);
+
+#ifdef __GNUC__
+#pragma GCC visibility pop
+#endif
+
+#endif /* POCL_STEAL_PTHREAD_POOL_H */

@@ -1,0 +1,388 @@
+/* wg_dispatch.c - work-group dispatch for one kernel launch; see
+   wg_dispatch.h for the schedules.
+
+   Why the static schedule's CAS protocol is sound (the Spin model in
+   tests/model/ checks it for small cases):
+
+   - Every unclaimed work-group is in exactly one block word, or in the
+     hands of exactly one thread that has just removed it from a word and
+     will either run it or store it into its own (empty) word.
+   - A word changes by: its owner claiming from the front (CAS), a thief
+     taking the back half or, if unstarted, the whole (CAS), or its owner
+     refilling it while it is empty (plain store; nobody else writes an
+     empty word, as thieves and the owner only CAS words they saw non-empty).
+   - So removing work is always a read-modify-write of the latest value of
+     a word: two threads can never both remove the same work-groups.
+   - ABA cannot fool a CAS: between refills, a word's begin only grows and
+     its end only shrinks, so an old non-empty value could only come back
+     through a refill with the same range.  A refill starts past the front
+     of what its thread removed (that front is run at once), whereas the
+     front of a non-empty word stays its front until claimed; hence no
+     refill reproduces a range that was ever observed.
+
+   Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
+
+#include "wg_dispatch.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+_Static_assert (ATOMIC_LLONG_LOCK_FREE == 2,
+                "the dispatcher needs lock-free 64-bit atomics");
+
+/* Guided rule constants: PoCL's POCL_PTHREAD_MIN_WGS / POCL_PTHREAD_MAX_WGS.
+ */
+#define GUIDED_MIN_PER_THREAD 32u
+#define GUIDED_MAX_PER_THREAD 256u
+
+static inline uint64_t
+pack (uint32_t begin, uint32_t end)
+{
+  return ((uint64_t)begin << 32) | end;
+}
+
+static inline uint32_t
+word_begin (uint64_t w)
+{
+  return (uint32_t)(w >> 32);
+}
+
+static inline uint32_t
+word_end (uint64_t w)
+{
+  return (uint32_t)w;
+}
+
+static inline uint32_t
+word_len (uint64_t w)
+{
+  uint32_t b = word_begin (w), e = word_end (w);
+  return e > b ? e - b : 0;
+}
+
+/* Half of n, at least one: the share a thread claims from its own block,
+   and the share of a stolen range that the thief runs at once.  */
+static inline uint32_t
+half_at_least_one (uint32_t n)
+{
+  return n > 1 ? n / 2 : n;
+}
+
+size_t
+wgd_launch_size (unsigned num_threads)
+{
+  return sizeof (wgd_launch) + (size_t)num_threads * sizeof (wgd_block);
+}
+
+/* Work-groups of units [ub, ue).  */
+static inline uint64_t
+units_to_groups_begin (const wgd_launch *l, uint32_t u)
+{
+  return (uint64_t)u * l->grain;
+}
+
+static inline uint64_t
+units_to_groups_end (const wgd_launch *l, uint32_t u)
+{
+  uint64_t g = (uint64_t)u * l->grain;
+  return g < l->num_groups ? g : l->num_groups;
+}
+
+/* Unit where block t starts in the balanced split of num_units over
+   num_threads: the first (num_units % num_threads) blocks get one more.  */
+static inline uint32_t
+block_start (uint32_t num_units, unsigned num_threads, unsigned t)
+{
+  uint64_t q = num_units / num_threads;
+  uint64_t r = num_units % num_threads;
+  return (uint32_t)(q * t + (t < r ? t : r));
+}
+
+void
+wgd_launch_init_units (wgd_launch *l, wgd_schedule schedule,
+                       uint64_t num_groups, unsigned num_threads,
+                       unsigned guided_threads, uint32_t max_units)
+{
+  if (num_threads == 0)
+    num_threads = 1;
+  if (guided_threads == 0)
+    guided_threads = num_threads;
+  if (max_units == 0)
+    max_units = 1;
+
+  l->num_groups = num_groups;
+  l->schedule = schedule;
+  l->num_threads = num_threads;
+  l->guided_threads = guided_threads;
+  l->grain = num_groups <= max_units
+                 ? 1
+                 : num_groups / max_units + (num_groups % max_units != 0);
+  l->num_units = (uint32_t)(num_groups / l->grain
+                            + (num_groups % l->grain != 0));
+
+  /* relaxed: the launch is published to other threads by the caller with
+     release/acquire (see wgd_launch_init in the header).  */
+  atomic_store_explicit (&l->unclaimed, num_groups, memory_order_relaxed);
+  atomic_store_explicit (&l->finished, 0, memory_order_relaxed);
+
+  for (unsigned t = 0; t < num_threads; ++t)
+    {
+      uint32_t b = block_start (l->num_units, num_threads, t);
+      uint32_t e = block_start (l->num_units, num_threads, t + 1);
+      l->blocks[t].initial = pack (b, e);
+      atomic_store_explicit (&l->blocks[t].word, pack (b, e),
+                             memory_order_relaxed);
+    }
+}
+
+void
+wgd_launch_init (wgd_launch *l, wgd_schedule schedule, uint64_t num_groups,
+                 unsigned num_threads, unsigned guided_threads)
+{
+  wgd_launch_init_units (l, schedule, num_groups, num_threads, guided_threads,
+                         WGD_MAX_UNITS);
+}
+
+unsigned
+wgd_home_thread (const wgd_launch *l, uint64_t g)
+{
+  uint64_t u = g / l->grain;
+  uint64_t q = l->num_units / l->num_threads;
+  uint64_t r = l->num_units % l->num_threads;
+  /* The first r blocks have q + 1 units, the others q.  */
+  if (u < r * (q + 1))
+    return (unsigned)(u / (q + 1));
+  return (unsigned)(r + (u - r * (q + 1)) / q);
+}
+
+/* Work-groups of [gb, ge) that lie in thread t's initial block.  */
+static uint64_t
+home_part (const wgd_launch *l, unsigned t, uint64_t gb, uint64_t ge)
+{
+  uint64_t init = l->blocks[t].initial;
+  uint64_t hb = units_to_groups_begin (l, word_begin (init));
+  uint64_t he = units_to_groups_end (l, word_end (init));
+  uint64_t b = gb > hb ? gb : hb;
+  uint64_t e = ge < he ? ge : he;
+  return b < e ? e - b : 0;
+}
+
+/* Hands units [ub, ue) to thread tid as claimed work.  */
+static bool
+hand_out (wgd_launch *l, unsigned tid, uint32_t ub, uint32_t ue,
+          wgd_range *out, wgd_thread_stats *stats)
+{
+  out->begin = units_to_groups_begin (l, ub);
+  out->end = units_to_groups_end (l, ue);
+  uint64_t n = out->end - out->begin;
+  /* relaxed: a hint for threads choosing a launch (see wgd_unclaimed).  */
+  atomic_fetch_sub_explicit (&l->unclaimed, n, memory_order_relaxed);
+  if (stats)
+    {
+      stats->claims++;
+      stats->groups += n;
+      stats->home_groups += home_part (l, tid, out->begin, out->end);
+    }
+  return true;
+}
+
+/* Claims from the front of thread tid's own block.  Returns false when it
+   is empty.  */
+static bool
+claim_own (wgd_launch *l, unsigned tid, wgd_range *out,
+           wgd_thread_stats *stats)
+{
+  _Atomic uint64_t *word = &l->blocks[tid].word;
+  /* relaxed, here and in every CAS on block words: the whole state of the
+     protocol lives in these words and every removal of work is a CAS,
+     which acts on the latest value whatever the ordering (see the top of
+     this file).  Nothing else is read on the strength of a word; the
+     results of work-groups are published by wgd_finish().  */
+  uint64_t w = atomic_load_explicit (word, memory_order_relaxed);
+  for (;;)
+    {
+      uint32_t n = word_len (w);
+      if (n == 0)
+        return false;
+      uint32_t b = word_begin (w);
+      uint32_t k = half_at_least_one (n);
+      if (atomic_compare_exchange_weak_explicit (word, &w,
+                                                 pack (b + k, word_end (w)),
+                                                 memory_order_relaxed,
+                                                 memory_order_relaxed))
+        return hand_out (l, tid, b, b + k, out, stats);
+    }
+}
+
+/* Thread tid's block is empty: take over an unstarted block, or else the
+   back half of the fullest one.  Runs half of what it got and keeps the
+   rest as its own block.  */
+static bool
+steal (wgd_launch *l, unsigned tid, wgd_range *out, wgd_thread_stats *stats)
+{
+  const unsigned nt = l->num_threads;
+  uint32_t got_b = 0, got_e = 0;
+  bool whole = false;
+
+  /* Unstarted blocks first, nearest neighbour first, so that a thread that
+     arrives late finds its neighbours' work rather than everybody's.  */
+  for (unsigned i = 1; i < nt && got_e == 0; ++i)
+    {
+      unsigned v = (tid + i) % nt;
+      uint64_t init = l->blocks[v].initial;
+      if (word_len (init) == 0)
+        continue;
+      uint64_t w = init;
+      /* relaxed: see claim_own.  Succeeds only if the owner has not
+         claimed anything yet (and nobody stole from it).  */
+      if (atomic_compare_exchange_strong_explicit (
+              &l->blocks[v].word, &w, pack (word_end (init), word_end (init)),
+              memory_order_relaxed, memory_order_relaxed))
+        {
+          got_b = word_begin (init);
+          got_e = word_end (init);
+          whole = true;
+        }
+    }
+
+  while (got_e == 0)
+    {
+      unsigned best = nt;
+      uint64_t best_w = 0;
+      uint32_t best_n = 0;
+      for (unsigned i = 1; i < nt; ++i)
+        {
+          unsigned v = (tid + i) % nt;
+          uint64_t w
+              = atomic_load_explicit (&l->blocks[v].word, memory_order_relaxed);
+          uint32_t n = word_len (w);
+          if (n > best_n)
+            {
+              best = v;
+              best_w = w;
+              best_n = n;
+            }
+        }
+      if (best == nt)
+        return false; /* every block is empty: all handed out */
+
+      uint32_t k = best_n - best_n / 2; /* the back half, rounded up */
+      uint32_t e = word_end (best_w);
+      if (atomic_compare_exchange_strong_explicit (
+              &l->blocks[best].word, &best_w, pack (word_begin (best_w), e - k),
+              memory_order_relaxed, memory_order_relaxed))
+        {
+          got_b = e - k;
+          got_e = e;
+        }
+    }
+
+  uint32_t run = half_at_least_one (got_e - got_b);
+  /* relaxed store: our word is empty, and nobody but its owner writes an
+     empty word (see the top of this file).  */
+  atomic_store_explicit (&l->blocks[tid].word, pack (got_b + run, got_e),
+                         memory_order_relaxed);
+  if (stats)
+    {
+      if (whole)
+        stats->takeovers++;
+      else
+        stats->steals++;
+    }
+  return hand_out (l, tid, got_b, got_b + run, out, stats);
+}
+
+static bool
+claim_guided (wgd_launch *l, unsigned tid, wgd_range *out,
+              wgd_thread_stats *stats)
+{
+  const uint64_t n = l->guided_threads;
+  /* relaxed: the unclaimed count is the whole state of the guided
+     dispenser, and every claim is a CAS on it.  */
+  uint64_t rem = atomic_load_explicit (&l->unclaimed, memory_order_relaxed);
+  for (;;)
+    {
+      if (rem == 0)
+        return false;
+      uint64_t limit = rem <= GUIDED_MAX_PER_THREAD * n * n
+                           ? GUIDED_MIN_PER_THREAD * n
+                           : GUIDED_MAX_PER_THREAD * n;
+      uint64_t per_thread = (rem + n - 1) / n;
+      uint64_t chunk = limit < per_thread ? limit : per_thread;
+      if (chunk > rem)
+        chunk = rem;
+      if (atomic_compare_exchange_weak_explicit (&l->unclaimed, &rem,
+                                                 rem - chunk,
+                                                 memory_order_relaxed,
+                                                 memory_order_relaxed))
+        {
+          out->begin = l->num_groups - rem;
+          out->end = out->begin + chunk;
+          if (stats)
+            {
+              stats->claims++;
+              stats->groups += chunk;
+              /* Guided has no home blocks; count the groups that the
+                 static split would have given this thread, so that the two
+                 schedules' locality can be compared.  */
+              if (tid < l->num_threads)
+                stats->home_groups += home_part (l, tid, out->begin, out->end);
+            }
+          return true;
+        }
+    }
+}
+
+bool
+wgd_claim (wgd_launch *l, unsigned tid, wgd_range *out,
+           wgd_thread_stats *stats)
+{
+  if (l->schedule == WGD_SCHED_GUIDED)
+    return claim_guided (l, tid, out, stats);
+  if (tid >= l->num_threads)
+    return false;
+  if (claim_own (l, tid, out, stats))
+    return true;
+  return steal (l, tid, out, stats);
+}
+
+bool
+wgd_finish (wgd_launch *l, uint64_t n)
+{
+  /* acq_rel: release publishes this thread's work (and its printf output
+     flushed before) to the thread that finishes the launch; acquire lets
+     that thread see everybody's.  */
+  uint64_t before
+      = atomic_fetch_add_explicit (&l->finished, n, memory_order_acq_rel);
+  return before + n == l->num_groups;
+}
+
+bool
+wgd_parse_schedule (const char *s, wgd_schedule *out)
+{
+  if (s == NULL)
+    return false;
+  while (isspace ((unsigned char)*s))
+    ++s;
+  size_t len = strlen (s);
+  while (len > 0 && isspace ((unsigned char)s[len - 1]))
+    --len;
+  if (len == 6 && strncasecmp (s, "static", 6) == 0)
+    {
+      *out = WGD_SCHED_STATIC;
+      return true;
+    }
+  if (len == 6 && strncasecmp (s, "guided", 6) == 0)
+    {
+      *out = WGD_SCHED_GUIDED;
+      return true;
+    }
+  return false;
+}
+
+const char *
+wgd_schedule_name (wgd_schedule s)
+{
+  return s == WGD_SCHED_GUIDED ? "guided" : "static";
+}

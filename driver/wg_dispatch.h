@@ -1,0 +1,160 @@
+/* wg_dispatch.h - hands out the work-groups of one kernel launch to the
+   threads of a (sub)device.  Independent of PoCL: it deals in linear
+   work-group indices and thread indices only, so it can be unit-tested,
+   model-checked and benchmarked on its own.
+
+   Two schedules:
+
+   static  One contiguous block of work-groups per thread, split by linear
+           index as OpenMP's static schedule does (block sizes differ by at
+           most one).  A thread claims half of what is left of its own block
+           at a time.  A thread whose block is empty takes over, whole, the
+           block of a thread that has not started on it; otherwise it steals
+           the back half of the fullest block, runs half of what it stole and
+           makes the rest its own block, where it can be stolen again.  All
+           of it is lock-free: each block is one 64-bit word updated by CAS.
+
+   guided  PoCL's previous rule, kept exactly: chunk = min (limit,
+           ceil (remaining / n), remaining) with limit = 32 n, or 256 n
+           while more than 256 n^2 remain; n is the size of the whole
+           thread pool.  Claimed by CAS on the unclaimed count.
+
+   Both keep the number of unclaimed work-groups in an atomic on its own
+   cache line, so that threads looking for work can skip launches that have
+   nothing left without touching anything else.
+
+   Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
+
+#ifndef POCL_STEAL_WG_DISPATCH_H
+#define POCL_STEAL_WG_DISPATCH_H
+
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C"
+{
+#endif
+
+#define WGD_CACHELINE 64
+
+typedef enum
+{
+  WGD_SCHED_STATIC = 0,
+  WGD_SCHED_GUIDED = 1
+} wgd_schedule;
+
+/* Work-groups [begin, end) by linear index.  */
+typedef struct
+{
+  uint64_t begin;
+  uint64_t end;
+} wgd_range;
+
+/* Counters of one thread, written by that thread only.  */
+typedef struct
+{
+  uint64_t claims;       /* successful claims (ranges handed out) */
+  uint64_t groups;       /* work-groups handed out */
+  uint64_t home_groups;  /* ... of which lay in the thread's own block */
+  uint64_t takeovers;    /* whole blocks taken from threads not started */
+  uint64_t steals;       /* back halves stolen from started blocks */
+} wgd_thread_stats;
+
+/* One thread's block under the static schedule: a packed (begin, end) pair
+   of 32-bit unit indices.  Alone on its cache line, because its owner CASes
+   it on every claim.  */
+typedef struct
+{
+  alignas (WGD_CACHELINE) _Atomic uint64_t word;
+  /* The block as dealt; a word still equal to it has not been started.  */
+  uint64_t initial;
+} wgd_block;
+
+typedef struct
+{
+  /* Work-groups not yet handed out.  Never below the true number: claims
+     subtract after they succeed.  Read without locks by threads deciding
+     whether to join the launch at all.  */
+  alignas (WGD_CACHELINE) _Atomic uint64_t unclaimed;
+
+  /* Work-groups finished; the caller whose wgd_finish() brings it to
+     num_groups completes the launch.  */
+  alignas (WGD_CACHELINE) _Atomic uint64_t finished;
+
+  alignas (WGD_CACHELINE) uint64_t num_groups;
+  wgd_schedule schedule;
+  unsigned num_threads;    /* threads of the (sub)device: blocks */
+  unsigned guided_threads; /* n of the guided rule: the whole pool */
+  /* Static: blocks are dealt in units of `grain` consecutive work-groups,
+     so that unit indices fit the 32-bit halves of a block word.  grain is 1
+     below 2^32 work-groups, which is every launch a CPU finishes in
+     reasonable time; above, a unit is a few work-groups and every
+     work-group is still run exactly once.  We chose this over a 128-bit CAS
+     (cmpxchg16b is not on every x86-64 and goes through libatomic) and over
+     a lock per block.  */
+  uint64_t grain;
+  uint32_t num_units;
+  wgd_block blocks[];
+} wgd_launch;
+
+/* The largest number of units a static launch uses; tests lower it to
+   exercise grain > 1 without 2^32 work-groups.  */
+#define WGD_MAX_UNITS UINT32_MAX
+
+/* Bytes to allocate (with WGD_CACHELINE alignment) for a launch over
+   num_threads threads.  */
+size_t wgd_launch_size (unsigned num_threads);
+
+/* Prepares a launch of num_groups work-groups over num_threads threads.
+   guided_threads is the n of the guided rule (ignored by static).  Must be
+   published to the other threads with release/acquire ordering (a lock or
+   a queue) before they call wgd_claim().  */
+void wgd_launch_init (wgd_launch *l, wgd_schedule schedule,
+                      uint64_t num_groups, unsigned num_threads,
+                      unsigned guided_threads);
+
+/* As wgd_launch_init, with at most max_units units per static launch.  */
+void wgd_launch_init_units (wgd_launch *l, wgd_schedule schedule,
+                            uint64_t num_groups, unsigned num_threads,
+                            unsigned guided_threads, uint32_t max_units);
+
+/* Claims the next work-groups for thread tid (0 <= tid < num_threads).
+   Returns false when every work-group has been handed out, as far as this
+   thread can see; the caller then leaves the launch.  stats may be NULL.  */
+bool wgd_claim (wgd_launch *l, unsigned tid, wgd_range *out,
+                wgd_thread_stats *stats);
+
+/* Reports n work-groups of this launch done.  Returns true for exactly one
+   call: the one that finishes the last work-group.  Release/acquire: what
+   every thread did for the launch happens before that call returns.  */
+bool wgd_finish (wgd_launch *l, uint64_t n);
+
+/* Unclaimed work-groups, read without ordering: a hint for skipping a
+   launch.  0 means every work-group has been handed out.  */
+static inline uint64_t
+wgd_unclaimed (wgd_launch *l)
+{
+  /* relaxed: the count only decreases, so any value read is at least the
+     true one; reading 0 can only mean nothing is left.  No other data is
+     read on the strength of it.  */
+  return atomic_load_explicit (&l->unclaimed, memory_order_relaxed);
+}
+
+/* The thread whose initial block holds work-group g (static schedule).  */
+unsigned wgd_home_thread (const wgd_launch *l, uint64_t g);
+
+/* Parses a schedule name ("static", "guided"; case and surrounding blanks
+   ignored).  Returns false for anything else.  */
+bool wgd_parse_schedule (const char *s, wgd_schedule *out);
+
+const char *wgd_schedule_name (wgd_schedule s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* POCL_STEAL_WG_DISPATCH_H */

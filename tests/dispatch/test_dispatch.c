@@ -1,0 +1,515 @@
+/* test_dispatch.c - the dispatch module on its own, with real threads.
+
+   For each schedule, thread counts 1..64 (more threads than cores
+   included) and work-group counts 0, 1, T-1, T, T+1, primes and up to 10^6,
+   with random per-group costs and random thread start delays:
+     - every work-group is handed out exactly once and every launch
+       finishes exactly once (one wgd_finish returns true);
+     - the claimed ranges never overlap and the counters add up.
+   Static schedule only:
+     - a balanced launch, all threads started together, runs at least 99%
+       of its work-groups on their home thread;
+     - a launch whose thread L starts only after the launch has finished
+       was finished by the others, who took L's block over whole;
+     - more than 2^32 work-groups (units of several groups) are covered
+       exactly once, checked by tiling the claimed ranges.
+
+   Usage: test_dispatch [sanitizer]
+     sanitizer: fewer sizes, and the locality figure is not asserted
+
+   Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
+
+#define _GNU_SOURCE
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wg_dispatch.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                      \
+  do                                                                          \
+    {                                                                         \
+      if (!(cond))                                                            \
+        {                                                                     \
+          fprintf (stderr, "FAIL %s:%d: ", __FILE__, __LINE__);               \
+          fprintf (stderr, __VA_ARGS__);                                      \
+          fputc ('\n', stderr);                                               \
+          ++failures;                                                         \
+        }                                                                     \
+    }                                                                         \
+  while (0)
+
+enum cost_kind
+{
+  COST_NONE,
+  COST_FLAT,
+  COST_RANDOM
+};
+
+enum delay_kind
+{
+  DELAY_NONE,
+  DELAY_RANDOM
+};
+
+typedef struct
+{
+  wgd_schedule schedule;
+  unsigned threads;
+  uint64_t groups;
+  enum cost_kind cost;
+  enum delay_kind delay;
+  unsigned seed;
+} run_config;
+
+typedef struct
+{
+  const run_config *cfg;
+  wgd_launch *launch;
+  _Atomic unsigned char *seen;
+  _Atomic unsigned finishers;
+  _Atomic unsigned started;
+  _Atomic int go;
+} shared_run;
+
+typedef struct
+{
+  shared_run *s;
+  unsigned tid;
+  wgd_thread_stats stats;
+  uint64_t ran;
+  uint64_t ran_home;
+} thread_arg;
+
+static uint32_t
+xorshift (uint32_t *state)
+{
+  uint32_t x = *state;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  return *state = x ? x : 1;
+}
+
+static void
+spin_ns (unsigned ns)
+{
+  struct timespec t0, t;
+  clock_gettime (CLOCK_MONOTONIC, &t0);
+  do
+    clock_gettime (CLOCK_MONOTONIC, &t);
+  while ((uint64_t)(t.tv_sec - t0.tv_sec) * 1000000000u
+             + (uint64_t)(t.tv_nsec - t0.tv_nsec)
+         < ns);
+}
+
+static void *
+worker (void *p)
+{
+  thread_arg *a = p;
+  shared_run *s = a->s;
+  const run_config *cfg = s->cfg;
+  uint32_t rng = cfg->seed * 7919u + a->tid * 104729u + 1;
+
+  atomic_fetch_add (&s->started, 1);
+  /* Yield while waiting: with more threads than cores, spinning would
+     starve the threads not yet started.  */
+  while (!atomic_load (&s->go))
+    sched_yield ();
+  if (cfg->delay == DELAY_RANDOM)
+    usleep (xorshift (&rng) % 300);
+
+  wgd_range r;
+  uint64_t done = 0;
+  while (wgd_claim (s->launch, a->tid, &r, &a->stats))
+    {
+      CHECK (r.begin < r.end && r.end <= cfg->groups,
+             "bad range [%" PRIu64 ", %" PRIu64 ") of %" PRIu64, r.begin,
+             r.end, cfg->groups);
+      for (uint64_t g = r.begin; g < r.end && g < cfg->groups; ++g)
+        {
+          atomic_fetch_add_explicit (&s->seen[g], 1, memory_order_relaxed);
+          if (cfg->schedule == WGD_SCHED_STATIC
+              && wgd_home_thread (s->launch, g) == a->tid)
+            a->ran_home++;
+          if (cfg->cost == COST_FLAT)
+            spin_ns (200);
+          else if (cfg->cost == COST_RANDOM)
+            spin_ns (xorshift (&rng) % 2000);
+        }
+      done += r.end - r.begin;
+    }
+  a->ran = done;
+  if (done > 0 && wgd_finish (s->launch, done))
+    atomic_fetch_add (&s->finishers, 1);
+  return NULL;
+}
+
+static wgd_launch *
+new_launch (unsigned threads)
+{
+  size_t bytes = wgd_launch_size (threads);
+  bytes = (bytes + WGD_CACHELINE - 1) / WGD_CACHELINE * WGD_CACHELINE;
+  wgd_launch *l = aligned_alloc (WGD_CACHELINE, bytes);
+  if (l == NULL)
+    {
+      perror ("aligned_alloc");
+      exit (2);
+    }
+  return l;
+}
+
+/* Runs one launch; returns the fraction of groups run on their home
+   thread.  */
+static double
+run_one (const run_config *cfg)
+{
+  shared_run s;
+  memset (&s, 0, sizeof (s));
+  s.cfg = cfg;
+  s.launch = new_launch (cfg->threads);
+  wgd_launch_init (s.launch, cfg->schedule, cfg->groups, cfg->threads,
+                   cfg->threads);
+  s.seen = calloc (cfg->groups ? cfg->groups : 1, 1);
+
+  pthread_t th[64];
+  thread_arg args[64];
+  memset (args, 0, sizeof (args));
+  for (unsigned t = 0; t < cfg->threads; ++t)
+    {
+      args[t].s = &s;
+      args[t].tid = t;
+      if (pthread_create (&th[t], NULL, worker, &args[t]) != 0)
+        {
+          perror ("pthread_create");
+          exit (2);
+        }
+    }
+  while (atomic_load (&s.started) < cfg->threads)
+    sched_yield ();
+  atomic_store (&s.go, 1);
+  for (unsigned t = 0; t < cfg->threads; ++t)
+    pthread_join (th[t], NULL);
+
+  uint64_t bad = 0, first_bad = 0, total = 0, home = 0, stat_groups = 0;
+  for (uint64_t g = 0; g < cfg->groups; ++g)
+    if (s.seen[g] != 1 && bad++ == 0)
+      first_bad = g;
+  for (unsigned t = 0; t < cfg->threads; ++t)
+    {
+      total += args[t].ran;
+      home += args[t].ran_home;
+      stat_groups += args[t].stats.groups;
+    }
+  CHECK (bad == 0,
+         "%s T=%u G=%" PRIu64 ": %" PRIu64
+         " groups not run exactly once (first: %" PRIu64 " ran %u times)",
+         wgd_schedule_name (cfg->schedule), cfg->threads, cfg->groups, bad,
+         first_bad, bad ? (unsigned)s.seen[first_bad] : 0);
+  CHECK (total == cfg->groups && stat_groups == cfg->groups,
+         "%s T=%u G=%" PRIu64 ": ran %" PRIu64 ", stats say %" PRIu64,
+         wgd_schedule_name (cfg->schedule), cfg->threads, cfg->groups, total,
+         stat_groups);
+  CHECK (s.finishers == (cfg->groups > 0 ? 1u : 0u),
+         "%s T=%u G=%" PRIu64 ": %u finishers",
+         wgd_schedule_name (cfg->schedule), cfg->threads, cfg->groups,
+         s.finishers);
+  CHECK (wgd_unclaimed (s.launch) == 0, "unclaimed count not 0 at the end");
+  free (s.seen);
+  free (s.launch);
+  return cfg->groups ? (double)home / (double)cfg->groups : 1.0;
+}
+
+static void
+exactly_once_matrix (int quick)
+{
+  static const unsigned threads_full[] = { 1, 2, 3, 4, 7, 8, 16, 33, 64 };
+  static const unsigned threads_quick[] = { 1, 2, 5, 16, 64 };
+  static const uint64_t primes[] = { 2, 3, 13, 101, 1009, 65537 };
+  const unsigned *threads = quick ? threads_quick : threads_full;
+  unsigned nthreads = quick ? 5 : 9;
+  unsigned runs = 0;
+
+  for (int sc = 0; sc < 2; ++sc)
+    for (unsigned ti = 0; ti < nthreads; ++ti)
+      {
+        unsigned T = threads[ti];
+        uint64_t sizes[16];
+        unsigned n = 0;
+        sizes[n++] = 0;
+        sizes[n++] = 1;
+        if (T > 1)
+          sizes[n++] = T - 1;
+        sizes[n++] = T;
+        sizes[n++] = T + 1;
+        for (unsigned p = 0; p < 6; ++p)
+          if (!quick || p % 2 == 0)
+            sizes[n++] = primes[p];
+        sizes[n++] = quick ? 100000 : 1000000;
+        for (unsigned i = 0; i < n; ++i)
+          {
+            uint64_t G = sizes[i];
+            run_config cfg
+                = { (wgd_schedule)sc, T, G,
+                    G <= 2000 ? COST_RANDOM : COST_NONE,
+                    (i % 2) ? DELAY_RANDOM : DELAY_NONE, i * 31 + T };
+            run_one (&cfg);
+            ++runs;
+          }
+      }
+  printf ("exactly-once: %u launches checked\n", runs);
+}
+
+/* Balanced, no delays, threads <= cores: >= 99% on the home thread.  A
+   preempted thread loses part of its block to stealing, as it should, so
+   on a busy machine the best of five tries counts.  Under a sanitizer
+   (assert_it false) the figure is printed only: instrumented atomics slow
+   threads unevenly, and uneven speed is exactly what stealing evens out. */
+static void
+static_locality (int assert_it)
+{
+  long cores = sysconf (_SC_NPROCESSORS_ONLN);
+  unsigned T = cores >= 4 ? 4 : (cores >= 2 ? 2 : 1);
+  double best = 0;
+  for (int attempt = 0; attempt < 5 && best < 0.99; ++attempt)
+    {
+      run_config cfg = { WGD_SCHED_STATIC, T, 20000ull * T, COST_FLAT,
+                         DELAY_NONE, 17u + attempt };
+      double f = run_one (&cfg);
+      if (f > best)
+        best = f;
+    }
+  printf ("static locality, %u threads, balanced: %.4f on home thread\n", T,
+          best);
+  if (assert_it)
+    CHECK (best >= 0.99, "balanced static launch ran only %.4f at home",
+           best);
+}
+
+typedef struct
+{
+  wgd_launch *launch;
+  unsigned tid;
+  _Atomic int *finished;
+  wgd_thread_stats stats;
+  uint64_t ran;
+  _Atomic unsigned *finishers;
+} late_arg;
+
+static void *
+late_worker (void *p)
+{
+  late_arg *a = p;
+  wgd_range r;
+  uint64_t done = 0;
+  while (wgd_claim (a->launch, a->tid, &r, &a->stats))
+    done += r.end - r.begin;
+  a->ran = done;
+  if (done > 0 && wgd_finish (a->launch, done))
+    {
+      atomic_fetch_add (a->finishers, 1);
+      atomic_store (a->finished, 1);
+    }
+  return NULL;
+}
+
+/* Thread L starts only once the others have finished the launch: they
+   must have taken its block over whole, and L must find nothing.  */
+static void
+static_late_thread (void)
+{
+  const unsigned T = 8, L = 5;
+  const uint64_t G = 8000;
+  wgd_launch *l = new_launch (T);
+  wgd_launch_init (l, WGD_SCHED_STATIC, G, T, T);
+  _Atomic int finished = 0;
+  _Atomic unsigned finishers = 0;
+  pthread_t th[8];
+  late_arg args[8];
+  memset (args, 0, sizeof (args));
+  for (unsigned t = 0; t < T; ++t)
+    {
+      args[t] = (late_arg){ l, t, &finished, { 0 }, 0, &finishers };
+      if (t != L)
+        pthread_create (&th[t], NULL, late_worker, &args[t]);
+    }
+  for (unsigned t = 0; t < T; ++t)
+    if (t != L)
+      pthread_join (th[t], NULL);
+  CHECK (atomic_load (&finished) == 1, "the launch did not finish without L");
+  late_worker (&args[L]);
+  uint64_t takeovers = 0, total = 0;
+  for (unsigned t = 0; t < T; ++t)
+    {
+      takeovers += args[t].stats.takeovers;
+      total += args[t].ran;
+    }
+  printf ("late thread: %" PRIu64 " takeovers, late thread ran %" PRIu64
+          " groups\n",
+          takeovers, args[L].ran);
+  CHECK (args[L].ran == 0, "the late thread still found %" PRIu64 " groups",
+         args[L].ran);
+  CHECK (takeovers >= 1, "nobody took the late thread's block over");
+  CHECK (total == G && finishers == 1, "ran %" PRIu64 " of %" PRIu64
+         " groups, %u finishers", total, G, finishers);
+  free (l);
+}
+
+typedef struct
+{
+  wgd_launch *launch;
+  unsigned tid;
+  wgd_range *ranges;
+  unsigned count;
+  unsigned cap;
+} tile_arg;
+
+static void *
+tile_worker (void *p)
+{
+  tile_arg *a = p;
+  wgd_range r;
+  while (wgd_claim (a->launch, a->tid, &r, NULL))
+    {
+      if (a->count == a->cap)
+        {
+          a->cap = a->cap ? 2 * a->cap : 64;
+          a->ranges = realloc (a->ranges, a->cap * sizeof (wgd_range));
+        }
+      a->ranges[a->count++] = r;
+    }
+  return NULL;
+}
+
+static int
+by_begin (const void *x, const void *y)
+{
+  const wgd_range *a = x, *b = y;
+  return a->begin < b->begin ? -1 : a->begin > b->begin;
+}
+
+/* Claims (without running anything) a launch of G groups in units capped
+   at max_units, and checks that the claimed ranges tile [0, G).  */
+static void
+tiling (uint64_t G, unsigned T, uint32_t max_units)
+{
+  wgd_launch *l = new_launch (T);
+  wgd_launch_init_units (l, WGD_SCHED_STATIC, G, T, T, max_units);
+  pthread_t th[64];
+  tile_arg args[64];
+  memset (args, 0, sizeof (args));
+  for (unsigned t = 0; t < T; ++t)
+    {
+      args[t].launch = l;
+      args[t].tid = t;
+      pthread_create (&th[t], NULL, tile_worker, &args[t]);
+    }
+  unsigned n = 0;
+  for (unsigned t = 0; t < T; ++t)
+    {
+      pthread_join (th[t], NULL);
+      n += args[t].count;
+    }
+  wgd_range *all = malloc ((n ? n : 1) * sizeof (wgd_range));
+  unsigned k = 0;
+  for (unsigned t = 0; t < T; ++t)
+    {
+      if (args[t].count > 0)
+        memcpy (all + k, args[t].ranges, args[t].count * sizeof (wgd_range));
+      k += args[t].count;
+      free (args[t].ranges);
+    }
+  qsort (all, n, sizeof (wgd_range), by_begin);
+  uint64_t next = 0;
+  int ok = 1;
+  for (unsigned i = 0; i < n && ok; ++i)
+    {
+      if (all[i].begin != next || all[i].end <= all[i].begin)
+        ok = 0;
+      next = all[i].end;
+    }
+  CHECK (ok && next == G,
+         "G=%" PRIu64 " T=%u units<=%u: claimed ranges do not tile [0, G)",
+         G, T, max_units);
+  printf ("tiling: G=%" PRIu64 " (grain %" PRIu64 ") over %u threads: %u "
+          "ranges\n",
+          G, l->grain, T, n);
+  free (all);
+  free (l);
+}
+
+static void
+guided_chunk_rule (void)
+{
+  /* n = 4: 1000 groups are <= 256 n^2 = 4096, so limit = 32 n = 128;
+     ceil (1000 / 4) = 250, so the first chunk is 128.  */
+  wgd_launch *l = new_launch (4);
+  wgd_launch_init (l, WGD_SCHED_GUIDED, 1000, 4, 4);
+  wgd_range r;
+  CHECK (wgd_claim (l, 0, &r, NULL) && r.begin == 0 && r.end == 128,
+         "guided first chunk [%" PRIu64 ", %" PRIu64 "), want [0, 128)",
+         r.begin, r.end);
+  free (l);
+  /* n = 2, 5000 groups > 256 n^2 = 1024: limit 512, ceil (5000 / 2) =
+     2500: chunk 512.  Then 4488 left, chunk 512 again.  */
+  l = new_launch (2);
+  wgd_launch_init (l, WGD_SCHED_GUIDED, 5000, 2, 2);
+  CHECK (wgd_claim (l, 0, &r, NULL) && r.end - r.begin == 512,
+         "guided chunk %" PRIu64 ", want 512", r.end - r.begin);
+  free (l);
+  /* n = 8, 5 groups: ceil (5 / 8) = 1 per claim.  */
+  l = new_launch (8);
+  wgd_launch_init (l, WGD_SCHED_GUIDED, 5, 8, 8);
+  CHECK (wgd_claim (l, 3, &r, NULL) && r.begin == 0 && r.end == 1,
+         "guided small chunk [%" PRIu64 ", %" PRIu64 ")", r.begin, r.end);
+  free (l);
+}
+
+static void
+static_split (void)
+{
+  /* 10 groups over 4 threads: blocks 3, 3, 2, 2.  */
+  wgd_launch *l = new_launch (4);
+  wgd_launch_init (l, WGD_SCHED_STATIC, 10, 4, 4);
+  static const unsigned home[10] = { 0, 0, 0, 1, 1, 1, 2, 2, 3, 3 };
+  for (unsigned g = 0; g < 10; ++g)
+    CHECK (wgd_home_thread (l, g) == home[g], "home of %u is %u, want %u", g,
+           wgd_home_thread (l, g), home[g]);
+  wgd_range r;
+  /* Thread 1 claims half of its 3 (one), then half of the 2 left.  */
+  CHECK (wgd_claim (l, 1, &r, NULL) && r.begin == 3 && r.end == 4,
+         "first claim of thread 1 is [%" PRIu64 ", %" PRIu64 ")", r.begin,
+         r.end);
+  CHECK (wgd_claim (l, 1, &r, NULL) && r.begin == 4 && r.end == 5,
+         "second claim of thread 1 is [%" PRIu64 ", %" PRIu64 ")", r.begin,
+         r.end);
+  free (l);
+}
+
+int
+main (int argc, char **argv)
+{
+  int quick = argc > 1 && strcmp (argv[1], "sanitizer") == 0;
+  static_split ();
+  guided_chunk_rule ();
+  exactly_once_matrix (quick);
+  static_locality (!quick);
+  static_late_thread ();
+  tiling (1000003, 7, 1000);             /* grain > 1, small */
+  tiling ((1ull << 32) + 12345, 16, WGD_MAX_UNITS); /* past 2^32 */
+  if (failures)
+    {
+      fprintf (stderr, "%d check(s) failed\n", failures);
+      return 1;
+    }
+  printf ("all dispatch checks passed\n");
+  return 0;
+}
