@@ -94,6 +94,40 @@ ExternalProject_Add(pocl
   USES_TERMINAL_BUILD ON
   USES_TERMINAL_INSTALL ON)
 
+# The same source with the drivers linked into libpocl
+# (ENABLE_LOADABLE_DRIVERS=OFF), as Julia's packages build PoCL, and our
+# driver given directly as POCL_PTHREAD_DEVICE_DIR: the other way patch
+# 0001 must work.  Only libpocl and what it needs at run time are built
+# (no tests, examples or poclcc), after the main build so that the two do
+# not compete for the cores.
+set(POCL_PREFIX_LINKED "${CMAKE_BINARY_DIR}/prefix/linked")
+set(POCL_LINKED_CMAKE_ARGS ${POCL_CMAKE_ARGS})
+list(FILTER POCL_LINKED_CMAKE_ARGS EXCLUDE REGEX
+     "^-D(CMAKE_INSTALL_PREFIX|POCL_INSTALL_ICD_VENDORDIR|ENABLE_LOADABLE_DRIVERS|ENABLE_TESTS|POCL_PTHREAD_DEVICE_DIR|POCL_STEAL_DRIVER_DIR)=")
+list(APPEND POCL_LINKED_CMAKE_ARGS
+  -DCMAKE_INSTALL_PREFIX=${POCL_PREFIX_LINKED}
+  -DPOCL_INSTALL_ICD_VENDORDIR=${POCL_PREFIX_LINKED}/etc/OpenCL/vendors
+  -DENABLE_LOADABLE_DRIVERS=OFF
+  -DENABLE_TESTS=OFF
+  -DENABLE_EXAMPLES=OFF
+  -DENABLE_POCLCC=OFF
+  -DPOCL_PTHREAD_DEVICE_DIR=${PROJECT_SOURCE_DIR}/driver)
+ExternalProject_Add(pocl-linked
+  SOURCE_DIR "${POCL_SRC_DIR}"
+  BINARY_DIR "${CMAKE_BINARY_DIR}/pocl-build-linked"
+  INSTALL_DIR "${POCL_PREFIX_LINKED}"
+  DOWNLOAD_COMMAND ""
+  UPDATE_COMMAND ""
+  PATCH_COMMAND ""
+  CMAKE_GENERATOR Ninja
+  CMAKE_ARGS ${POCL_LINKED_CMAKE_ARGS}
+  LIST_SEPARATOR |
+  BUILD_ALWAYS ON
+  DEPENDS pocl
+  USES_TERMINAL_CONFIGURE ON
+  USES_TERMINAL_BUILD ON
+  USES_TERMINAL_INSTALL ON)
+
 set(POCL_STOCK_MODULE
   "${POCL_BUILD_DIR}/lib/CL/devices/pthread/stock/libpocl-devices-pthread.so")
 add_custom_target(pocl-prefixes ALL

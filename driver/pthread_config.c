@@ -54,4 +54,12 @@ pts_config_read (pts_config *c, char *(*getenv_fn) (const char *))
       c->stats = false;
       warn_bad_value ("POCL_PTHREAD_STATS", v, "0, 1", "0");
     }
+
+  c->skip_claimed = true;
+  v = getenv_fn ("POCL_PTHREAD_SKIP_CLAIMED");
+  if (v != NULL && !pts_parse_switch (v, &c->skip_claimed))
+    {
+      c->skip_claimed = true;
+      warn_bad_value ("POCL_PTHREAD_SKIP_CLAIMED", v, "0, 1", "1");
+    }
 }

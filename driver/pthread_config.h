@@ -15,6 +15,10 @@ typedef struct
 {
   wgd_schedule schedule; /* POCL_PTHREAD_SCHEDULE: static (default), guided */
   bool stats;            /* POCL_PTHREAD_STATS: 0 (default) or 1 */
+  /* POCL_PTHREAD_SKIP_CLAIMED: 1 (default) or 0.  0 makes threads join
+     launches whose work-groups are all claimed, as PoCL's driver did; it
+     exists to measure what the skip saves.  */
+  bool skip_claimed;
 } pts_config;
 
 /* A setting's value and what it means; a value that is not accepted gets

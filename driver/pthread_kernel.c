@@ -43,16 +43,25 @@ complete_at_once (_cl_command_node *cmd, cl_int status, const char *msg)
     POCL_UPDATE_EVENT_FAILED_MSG (status, ev, msg);
 }
 
+/* Called by the worker that claimed the last work-groups: no worker can
+   find anything to do in l any more, so it leaves the pool's list.  */
+static void
+retire_launch (pt_pool *p, pt_launch *l)
+{
+  pt_pool_unlink_launch (p, l);
+  /* The list's reference; the caller still holds its own.  */
+  launch_release (l);
+}
+
 /* Called by the worker that finished the last work-group, after every
    worker that ran work-groups has flushed its printf output and released
    its copy of the arguments.  */
 static void
-complete_launch (pt_pool *p, pt_launch *l)
+complete_launch (pt_launch *l)
 {
   _cl_command_node *cmd = l->krc.cmd;
   cl_event ev = cmd->sync.event.event;
 
-  pt_pool_unlink_launch (p, l);
   pocl_free_kernel_arg_array (&l->krc);
   pocl_release_dlhandle_cache (cmd->command.run.device_data);
   /* relaxed: wgd_finish ordered every worker's store before this load.  */
@@ -61,8 +70,6 @@ complete_launch (pt_pool *p, pt_launch *l)
                                   "NDRange Kernel: a work-group failed");
   else
     POCL_UPDATE_EVENT_COMPLETE_MSG (ev, "NDRange Kernel        ");
-  /* The list's reference.  */
-  launch_release (l);
 }
 
 void
@@ -154,7 +161,7 @@ pt_kernel_run_command (pt_pool *p, pt_worker *w, _cl_command_node *cmd)
 
   w->stats.per_schedule[p->config.schedule].launches++;
   pocl_update_event_running (cmd->sync.event.event);
-  pt_pool_push_launch (p, l, w);
+  pt_pool_push_launch (p, l);
   pt_launch_participate (p, w, l);
 }
 
@@ -188,7 +195,7 @@ run_range (kernel_run_command *k, void **arguments, struct pocl_context *pc,
   return failed;
 }
 
-void
+bool
 pt_launch_participate (pt_pool *p, pt_worker *w, pt_launch *l)
 {
   wgd_launch *d = l->dispatch;
@@ -204,8 +211,12 @@ pt_launch_participate (pt_pool *p, pt_worker *w, pt_launch *l)
     {
       st->fruitless_joins++;
       launch_release (l);
-      return;
+      return false;
     }
+  if (r.last)
+    retire_launch (p, l);
+  else if (wgd_unclaimed (d) > 0)
+    pt_pool_wake_helpers (p, l, PT_WAKE_FAN_OUT);
 
   kernel_run_command *k = &l->krc;
   const pocl_kernel_metadata_t *meta = k->kernel->meta;
@@ -225,7 +236,7 @@ pt_launch_participate (pt_pool *p, pt_worker *w, pt_launch *l)
 
   unsigned failed = args_ok ? 0 : 1;
   uint64_t done = 0;
-  do
+  for (;;)
     {
       /* Ranges are still claimed after a failure, so that the launch
          finishes, but not run.  */
@@ -242,8 +253,11 @@ pt_launch_participate (pt_pool *p, pt_worker *w, pt_launch *l)
           printf_position = 0;
         }
 #endif
+      if (!wgd_claim (d, tid, &r, &st->dispatch))
+        break;
+      if (r.last)
+        retire_launch (p, l);
     }
-  while (wgd_claim (d, tid, &r, &st->dispatch));
 
   pocl_free_kernel_arg_array_with_locals (arguments, arguments2, k);
   if (failed)
@@ -251,6 +265,7 @@ pt_launch_participate (pt_pool *p, pt_worker *w, pt_launch *l)
     atomic_fetch_or_explicit (&l->execution_failed, 1, memory_order_relaxed);
 
   if (wgd_finish (d, done))
-    complete_launch (p, l);
+    complete_launch (l);
   launch_release (l);
+  return true;
 }

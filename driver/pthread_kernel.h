@@ -31,6 +31,7 @@ struct pt_launch
   /* Non-zero if a work-group reported failure (PoCL's execution_failed). */
   _Atomic unsigned execution_failed;
 
+  uint64_t seq; /* numbers launches in push order; under the pool lock */
   unsigned first_thread; /* the (sub)device's threads in the pool */
   unsigned num_threads;
   wgd_launch *dispatch; /* in the same allocation, after this struct */
@@ -43,8 +44,9 @@ void pt_kernel_run_command (pt_pool *p, pt_worker *w, _cl_command_node *cmd);
 
 /* Worker w, holding a reference to l, runs work-groups of l until none are
    left to claim, then drops its reference.  The worker that finishes the
-   last work-group completes the command's event.  */
-void pt_launch_participate (pt_pool *p, pt_worker *w, pt_launch *l);
+   last work-group completes the command's event.  Returns false if w
+   found nothing to claim (a fruitless join).  */
+bool pt_launch_participate (pt_pool *p, pt_worker *w, pt_launch *l);
 
 #ifdef __GNUC__
 #pragma GCC visibility pop

@@ -46,11 +46,20 @@ serves (const pt_pool *p, const pt_worker *w, cl_device_id dev)
   return w->index >= first && w->index < first + count;
 }
 
-/* Wakes an idle worker.  Call with the pool lock held.  */
+/* Marks an idle worker as woken.  Call with the pool lock held, and
+   signal it with wake_signal() after dropping the lock: a worker that
+   wakes must take the lock, so signalling under it makes the worker wait
+   for the signaller, and the signaller pay for the futex call while
+   everybody else waits for the lock.  */
 static void
-wake (pt_worker *w)
+wake_mark (pt_worker *w)
 {
   w->sleeping = false;
+}
+
+static void
+wake_signal (pt_worker *w)
+{
   pthread_cond_signal (&w->wake);
 }
 
@@ -59,6 +68,7 @@ pt_pool_push_command (pt_pool *p, _cl_command_node *cmd)
 {
   unsigned first, count;
   pt_pool_device_threads (p, cmd->device, &first, &count);
+  pt_worker *woken = NULL;
 
   pthread_mutex_lock (&p->lock);
   DL_APPEND (p->commands, cmd);
@@ -69,38 +79,49 @@ pt_pool_push_command (pt_pool *p, _cl_command_node *cmd)
       pt_worker *w = &p->workers[first + i];
       if (w->sleeping)
         {
-          wake (w);
+          wake_mark (w);
+          woken = w;
           break;
         }
     }
   pthread_mutex_unlock (&p->lock);
+  if (woken != NULL)
+    wake_signal (woken);
 }
 
 void
-pt_pool_push_launch (pt_pool *p, pt_launch *l, pt_worker *self)
+pt_pool_push_launch (pt_pool *p, pt_launch *l)
 {
+  pthread_mutex_lock (&p->lock);
+  l->seq = ++p->launch_seq;
+  DL_APPEND (p->launches, l);
+  pthread_mutex_unlock (&p->lock);
+}
+
+void
+pt_pool_wake_helpers (pt_pool *p, pt_launch *l, unsigned n)
+{
+  pt_worker *woken[PT_WAKE_FAN_OUT];
+  unsigned k = 0;
   uint64_t groups = l->dispatch->num_groups;
-  unsigned helpers
-      = groups < l->num_threads ? (unsigned)groups - 1 : l->num_threads - 1;
+  if (n > PT_WAKE_FAN_OUT)
+    n = PT_WAKE_FAN_OUT;
 
   pthread_mutex_lock (&p->lock);
-  DL_APPEND (p->launches, l);
-  /* Wake the idle workers whose blocks hold work-groups, in block order:
-     with fewer work-groups than threads, only the first blocks do.  */
-  for (unsigned i = 0; i < l->num_threads && helpers > 0; ++i)
+  /* Idle workers whose blocks hold work-groups, in block order: with fewer
+     work-groups than threads, only the first blocks do.  */
+  for (unsigned i = 0; i < l->num_threads && i < groups && k < n; ++i)
     {
       pt_worker *w = &p->workers[l->first_thread + i];
-      if (w == self)
-        continue;
-      if (i >= groups)
-        break;
       if (w->sleeping)
         {
-          wake (w);
-          --helpers;
+          wake_mark (w);
+          woken[k++] = w;
         }
     }
   pthread_mutex_unlock (&p->lock);
+  for (unsigned i = 0; i < k; ++i)
+    wake_signal (woken[i]);
 }
 
 void
@@ -122,8 +143,14 @@ find_launch (pt_pool *p, pt_worker *w)
         || w->index >= l->first_thread + l->num_threads)
       continue;
     /* The remaining_wgs skip: a launch whose work-groups are all claimed
-       is finishing; joining it would only find nothing to do.  */
-    if (wgd_unclaimed (l->dispatch) == 0)
+       is finishing; joining it would only find nothing to do.  Its last
+       claimer is about to take it out of the list.  The count can lag
+       behind the blocks (a claimer preempted between its CAS and its
+       subtraction), so a worker that joined a launch in vain does not
+       join it again: it would spin on the pool lock until the claimer
+       runs.  */
+    if (p->config.skip_claimed
+        && (wgd_unclaimed (l->dispatch) == 0 || l->seq == w->gave_up_seq))
       continue;
     return l;
   }
@@ -178,9 +205,12 @@ worker_main (void *arg)
              hold the lock that guards the list, so l cannot be freed under
              us; the lock orders the rest.  */
           atomic_fetch_add_explicit (&l->refs, 1, memory_order_relaxed);
+          uint64_t seq = l->seq; /* l may be gone after participating */
           pthread_mutex_unlock (&p->lock);
-          pt_launch_participate (p, w, l);
+          bool worked = pt_launch_participate (p, w, l);
           pthread_mutex_lock (&p->lock);
+          if (!worked)
+            w->gave_up_seq = seq;
           continue;
         }
       _cl_command_node *cmd = take_command (p, w);
@@ -224,7 +254,10 @@ stop_workers (pt_pool *p, unsigned n,
   pthread_mutex_lock (&p->lock);
   p->shutdown = true;
   for (unsigned i = 0; i < n; ++i)
-    wake (&p->workers[i]);
+    {
+      wake_mark (&p->workers[i]);
+      wake_signal (&p->workers[i]);
+    }
   pthread_mutex_unlock (&p->lock);
   for (unsigned i = 0; i < n; ++i)
     {

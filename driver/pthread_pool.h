@@ -7,7 +7,8 @@
    work-groups, read lock-free from the launch's dispatcher, so fully
    claimed launches cost a scan, not a join.  Claiming work-groups inside a
    launch takes no lock at all.  Idle workers sleep on a condition variable
-   of their own, and a push wakes only as many of them as it can use.
+   of their own; a command wakes one, a launch wakes helpers in a tree
+   only while it has work-groups to share (pt_pool_wake_helpers).
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -38,6 +39,9 @@ typedef struct
   /* Signalled, under the pool lock, by whoever hands this worker work.  */
   pthread_cond_t wake;
   bool sleeping; /* under the pool lock */
+  /* The launch (by seq) this worker last joined in vain; it does not join
+     it again.  Under the pool lock.  */
+  uint64_t gave_up_seq;
   /* Per-thread local memory and printf buffer, as in-tree PoCL has.  */
   void *local_mem;
   void *printf_buffer;
@@ -48,7 +52,8 @@ struct pt_pool
 {
   alignas (WGD_CACHELINE) pthread_mutex_t lock;
   _cl_command_node *commands; /* ready commands, FIFO */
-  pt_launch *launches;        /* launches not yet finished */
+  pt_launch *launches;        /* launches with work-groups to claim */
+  uint64_t launch_seq;        /* the last seq handed out */
   bool shutdown;
 
   alignas (WGD_CACHELINE) unsigned num_threads;
@@ -73,11 +78,19 @@ void pt_pool_device_threads (const pt_pool *p, cl_device_id dev,
 /* Queues a ready command and wakes one of its device's idle workers.  */
 void pt_pool_push_command (pt_pool *p, _cl_command_node *cmd);
 
-/* Publishes a launch prepared by worker self, which then joins it, and
-   wakes as many other idle workers of its device as it has use for.  */
-void pt_pool_push_launch (pt_pool *p, pt_launch *l, pt_worker *self);
+/* Publishes a launch; the worker that prepared it then joins it.  */
+void pt_pool_push_launch (pt_pool *p, pt_launch *l);
 
-/* Removes a finished launch from the list.  */
+/* Wakes up to n (at most PT_WAKE_FAN_OUT) idle workers of l's device that
+   have a block of l.  Every worker that joins l and finds work calls it
+   while work-groups are left unclaimed, so helpers are woken in a tree,
+   each wake-up off the critical path of the worker before, and the
+   waking stops by itself when a launch is too small to share: a
+   one-work-group launch wakes nobody.  */
+#define PT_WAKE_FAN_OUT 2
+void pt_pool_wake_helpers (pt_pool *p, pt_launch *l, unsigned n);
+
+/* Removes a launch whose work-groups are all claimed from the list.  */
 void pt_pool_unlink_launch (pt_pool *p, pt_launch *l);
 
 #ifdef __GNUC__

@@ -176,8 +176,11 @@ hand_out (wgd_launch *l, unsigned tid, uint32_t ub, uint32_t ue,
   out->begin = units_to_groups_begin (l, ub);
   out->end = units_to_groups_end (l, ue);
   uint64_t n = out->end - out->begin;
-  /* relaxed: a hint for threads choosing a launch (see wgd_unclaimed).  */
-  atomic_fetch_sub_explicit (&l->unclaimed, n, memory_order_relaxed);
+  /* relaxed: a hint for threads choosing a launch (see wgd_unclaimed); the
+     read-modify-write makes exactly one claim see the count reach 0.  */
+  out->last = atomic_fetch_sub_explicit (&l->unclaimed, n,
+                                         memory_order_relaxed)
+              == n;
   if (stats)
     {
       stats->claims++;
@@ -319,6 +322,7 @@ claim_guided (wgd_launch *l, unsigned tid, wgd_range *out,
         {
           out->begin = l->num_groups - rem;
           out->end = out->begin + chunk;
+          out->last = chunk == rem;
           if (stats)
             {
               stats->claims++;

@@ -52,6 +52,10 @@ typedef struct
 {
   uint64_t begin;
   uint64_t end;
+  /* This claim took the last unclaimed work-groups of the launch: exactly
+     one claim per launch has it, so its thread can retire the launch from
+     wherever threads look for work.  */
+  bool last;
 } wgd_range;
 
 /* Counters of one thread, written by that thread only.  */

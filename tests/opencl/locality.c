@@ -54,8 +54,13 @@ main (int argc, char **argv)
   cl_kernel k = clCreateKernel (prog, "where", &err);
   CL_OK (err);
 
-  const size_t groups = 16 * (size_t)cus, local = 4, global = groups * local;
-  const cl_uint spins = 20000;
+  /* 128 work-groups per thread, so that the guided schedule's chunks
+     (64 for two threads) are dealt in more than one round, and about 10 ms
+     of work per thread and launch: long against the time a woken thread
+     takes to start (up to a millisecond in a VM), so that a late start
+     does not hand its block to a neighbour.  */
+  const size_t groups = 128 * (size_t)cus, local = 4, global = groups * local;
+  const cl_uint spins = 50000;
   cl_mem owner = clCreateBuffer (ctx, CL_MEM_WRITE_ONLY,
                                  groups * sizeof (cl_ulong), NULL, &err);
   CL_OK (err);
