@@ -34,6 +34,28 @@ pts_parse_switch (const char *s, bool *out)
   return true;
 }
 
+bool
+pts_parse_uint (const char *s, unsigned max, unsigned *out)
+{
+  while (isspace ((unsigned char)*s))
+    ++s;
+  if (!isdigit ((unsigned char)*s))
+    return false;
+  unsigned long long v = 0;
+  while (isdigit ((unsigned char)*s))
+    {
+      v = v * 10 + (unsigned)(*s++ - '0');
+      if (v > max)
+        return false;
+    }
+  while (isspace ((unsigned char)*s))
+    ++s;
+  if (*s != '\0')
+    return false;
+  *out = (unsigned)v;
+  return true;
+}
+
 void
 pts_config_read (pts_config *c, char *(*getenv_fn) (const char *))
 {
@@ -61,5 +83,25 @@ pts_config_read (pts_config *c, char *(*getenv_fn) (const char *))
     {
       c->skip_claimed = true;
       warn_bad_value ("POCL_PTHREAD_SKIP_CLAIMED", v, "0, 1", "1");
+    }
+
+  c->affinity = false;
+  v = getenv_fn ("POCL_AFFINITY");
+  if (v != NULL && !pts_parse_switch (v, &c->affinity))
+    {
+      c->affinity = false;
+      warn_bad_value ("POCL_AFFINITY", v, "0, 1", "0");
+    }
+
+  c->spin_us = PTS_SPIN_US_DEFAULT;
+  v = getenv_fn ("POCL_PTHREAD_SPIN_US");
+  if (v != NULL && !pts_parse_uint (v, PTS_SPIN_US_MAX, &c->spin_us))
+    {
+      char accepted[64], used[32];
+      snprintf (accepted, sizeof (accepted), "a whole number 0..%u",
+                PTS_SPIN_US_MAX);
+      snprintf (used, sizeof (used), "%u", PTS_SPIN_US_DEFAULT);
+      c->spin_us = PTS_SPIN_US_DEFAULT;
+      warn_bad_value ("POCL_PTHREAD_SPIN_US", v, accepted, used);
     }
 }

@@ -19,7 +19,19 @@ typedef struct
      launches whose work-groups are all claimed, as PoCL's driver did; it
      exists to measure what the skip saves.  */
   bool skip_claimed;
+  /* POCL_AFFINITY: 0 (default) or 1: pin the threads, spread over the NUMA
+     nodes (pthread_placement.h).  */
+  bool affinity;
+  /* POCL_PTHREAD_SPIN_US: how long idle threads watch for work before they
+     sleep, in microseconds, 0 .. PTS_SPIN_US_MAX; 0 turns it off.  */
+  unsigned spin_us;
 } pts_config;
+
+#define PTS_SPIN_US_DEFAULT 50
+#define PTS_SPIN_US_MAX 100000
+
+/* Parses a whole number in [0, max] (blanks around allowed).  */
+bool pts_parse_uint (const char *s, unsigned max, unsigned *out);
 
 /* A setting's value and what it means; a value that is not accepted gets
    one warning on stderr naming it and the accepted values, and the default

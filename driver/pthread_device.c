@@ -24,14 +24,33 @@ GEN_PROTOTYPES (basic)
 
 #include "pthread_config.h"
 #include "pthread_pool.h"
+#include "pthread_spin.h"
 #include "pthread_stats.h"
 
-/* A condition variable per event and per queue, for host threads waiting
-   on them (clWaitForEvents, clFinish).  */
+/* What host threads waiting on an event or a queue (clWaitForEvents,
+   clFinish) wait with: a counter bumped when it finishes, which they watch
+   for a while (pthread_spin.h), then a condition variable.  */
 typedef struct
 {
-  alignas (WGD_CACHELINE) pthread_cond_t cond;
+  alignas (WGD_CACHELINE) _Atomic uint64_t finished;
+  pthread_cond_t cond;
 } waitable;
+
+static void
+waitable_init (waitable *x)
+{
+  atomic_init (&x->finished, 0);
+  pthread_cond_init (&x->cond, NULL);
+}
+
+/* Called with the object's lock held.  relaxed: a watcher takes that lock
+   before it looks at the object again.  */
+static void
+waitable_notify (waitable *x)
+{
+  atomic_fetch_add_explicit (&x->finished, 1, memory_order_relaxed);
+  pthread_cond_broadcast (&x->cond);
+}
 
 /* One pool for all 'cpu' devices and their sub-devices, as in-tree PoCL.
    Guarded by PoCL, which initialises and releases devices under its own
@@ -227,6 +246,15 @@ pocl_pthread_join (cl_device_id device, cl_command_queue cq)
   (void)device;
   waitable *wq = cq->data;
   POCL_LOCK_OBJ (cq);
+  if (cq->command_count > 0 && pool.spin_ns > 0)
+    {
+      uint64_t seen
+          = atomic_load_explicit (&wq->finished, memory_order_relaxed);
+      POCL_UNLOCK_OBJ (cq);
+      pt_spin_until_changed (&wq->finished, seen, pool.spin_ns,
+                             pool.oversubscribed);
+      POCL_LOCK_OBJ (cq);
+    }
   while (cq->command_count > 0)
     pthread_cond_wait (&wq->cond, &cq->pocl_lock);
   POCL_UNLOCK_OBJ (cq);
@@ -267,15 +295,15 @@ pocl_pthread_notify (cl_device_id device, cl_event event, cl_event finished)
 void
 pocl_pthread_notify_cmdq_finished (cl_command_queue cq)
 {
-  waitable *wq = cq->data;
-  pthread_cond_broadcast (&wq->cond);
+  waitable_notify (cq->data);
 }
 
+/* Called with the event locked.  */
 void
 pocl_pthread_notify_event_finished (cl_event event)
 {
-  waitable *we = event->data;
-  pthread_cond_broadcast (&we->cond);
+  if (event->data != NULL)
+    waitable_notify (event->data);
 }
 
 void
@@ -291,7 +319,7 @@ pocl_pthread_update_event (cl_device_id device, cl_event event)
              then fall back to polling in wait_event.  */
           return;
         }
-      pthread_cond_init (&we->cond, NULL);
+      waitable_init (we);
       event->data = we;
     }
 }
@@ -302,6 +330,15 @@ pocl_pthread_wait_event (cl_device_id device, cl_event event)
   (void)device;
   waitable *we = event->data;
   POCL_LOCK_OBJ (event);
+  if (event->status > CL_COMPLETE && we != NULL && pool.spin_ns > 0)
+    {
+      uint64_t seen
+          = atomic_load_explicit (&we->finished, memory_order_relaxed);
+      POCL_UNLOCK_OBJ (event);
+      pt_spin_until_changed (&we->finished, seen, pool.spin_ns,
+                             pool.oversubscribed);
+      POCL_LOCK_OBJ (event);
+    }
   while (event->status > CL_COMPLETE)
     {
       if (we != NULL)
@@ -334,7 +371,7 @@ pocl_pthread_init_queue (cl_device_id device, cl_command_queue queue)
   waitable *wq = pocl_aligned_malloc (WGD_CACHELINE, sizeof (waitable));
   if (wq == NULL)
     return CL_OUT_OF_HOST_MEMORY;
-  pthread_cond_init (&wq->cond, NULL);
+  waitable_init (wq);
   queue->data = wq;
   return CL_SUCCESS;
 }

@@ -154,6 +154,8 @@ pt_kernel_run_command (pt_pool *p, pt_worker *w, _cl_command_node *cmd)
   l->dispatch = (wgd_launch *)((char *)l + head);
   wgd_launch_init (l->dispatch, p->config.schedule, groups, count,
                    p->num_threads);
+  if (p->node_of != NULL)
+    wgd_launch_set_nodes (l->dispatch, p->node_of + first);
   /* The list's reference and ours.  relaxed: l is published by the pool
      lock in pt_pool_push_launch.  */
   atomic_store_explicit (&l->refs, 2, memory_order_relaxed);

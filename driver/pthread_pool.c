@@ -6,6 +6,9 @@
 
 #include "pthread_pool.h"
 
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +17,8 @@
 #include "utlist.h"
 
 #include "pthread_kernel.h"
+#include "pthread_placement.h"
+#include "pthread_spin.h"
 
 /* Workers run kernels' work-group functions on their own stack; PoCL sizes
    its stack-size check (HOST_CPU_ENABLE_STACK_SIZE_CHECK) from this.  */
@@ -63,6 +68,14 @@ wake_signal (pt_worker *w)
   pthread_cond_signal (&w->wake);
 }
 
+/* Tells spinning workers that something was pushed.  Under the pool lock;
+   relaxed: a spinner that sees it takes the lock before looking.  */
+static void
+announce_work (pt_pool *p)
+{
+  atomic_fetch_add_explicit (&p->work_seq, 1, memory_order_relaxed);
+}
+
 void
 pt_pool_push_command (pt_pool *p, _cl_command_node *cmd)
 {
@@ -72,9 +85,14 @@ pt_pool_push_command (pt_pool *p, _cl_command_node *cmd)
 
   pthread_mutex_lock (&p->lock);
   DL_APPEND (p->commands, cmd);
-  /* One worker suffices for a command.  If none of the device's workers is
-     idle, the busy ones look at the queue before they go to sleep.  */
-  for (unsigned i = 0; i < count; ++i)
+  announce_work (p);
+  /* One worker suffices for a command: a spinning one will see it, else
+     wake a sleeping one.  If none of the device's workers is idle, the
+     busy ones look at the queue before they go to sleep.  */
+  bool spinner = false;
+  for (unsigned i = 0; i < count && !spinner; ++i)
+    spinner = p->workers[first + i].spinning;
+  for (unsigned i = 0; i < count && !spinner; ++i)
     {
       pt_worker *w = &p->workers[first + i];
       if (w->sleeping)
@@ -95,6 +113,7 @@ pt_pool_push_launch (pt_pool *p, pt_launch *l)
   pthread_mutex_lock (&p->lock);
   l->seq = ++p->launch_seq;
   DL_APPEND (p->launches, l);
+  announce_work (p);
   pthread_mutex_unlock (&p->lock);
 }
 
@@ -109,7 +128,11 @@ pt_pool_wake_helpers (pt_pool *p, pt_launch *l, unsigned n)
 
   pthread_mutex_lock (&p->lock);
   /* Idle workers whose blocks hold work-groups, in block order: with fewer
-     work-groups than threads, only the first blocks do.  */
+     work-groups than threads, only the first blocks do.  Spinning ones are
+     on their way already.  */
+  for (unsigned i = 0; i < l->num_threads && i < groups && n > 0; ++i)
+    if (p->workers[l->first_thread + i].spinning)
+      --n;
   for (unsigned i = 0; i < l->num_threads && i < groups && k < n; ++i)
     {
       pt_worker *w = &p->workers[l->first_thread + i];
@@ -184,17 +207,54 @@ run_command (pt_pool *p, pt_worker *w, _cl_command_node *cmd)
     pocl_exec_command (cmd);
 }
 
+static void
+warn (const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  fputs ("pocl: warning: ", stderr);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+}
+
+/* Pins the calling worker to its CPU; warns once if that fails and runs
+   on unpinned.  */
+static void
+pin_self (pt_pool *p, pt_worker *w)
+{
+  static atomic_flag warned = ATOMIC_FLAG_INIT;
+  cpu_set_t set;
+  CPU_ZERO (&set);
+  CPU_SET (p->cpu_of[w->index], &set);
+  int err = pthread_setaffinity_np (pthread_self (), sizeof (set), &set);
+  /* relaxed: a flag for printing once, nothing else hangs on it.  */
+  if (err != 0
+      && !atomic_flag_test_and_set_explicit (&warned, memory_order_relaxed))
+    warn ("POCL_AFFINITY=1: could not pin a thread to CPU %d (%s); the "
+          "threads run unpinned\n",
+          p->cpu_of[w->index], strerror (err));
+}
+
 static void *
 worker_main (void *arg)
 {
   pt_worker *w = arg;
   pt_pool *p = w->pool;
 
+  /* A name for top, gdb and the tests: "pocl-cpu-<index>".  */
+  char name[16];
+  snprintf (name, sizeof (name), "pocl-cpu-%u", w->index);
+  pthread_setname_np (pthread_self (), name);
+  if (p->cpu_of != NULL)
+    pin_self (p, w);
+
 #ifdef POCL_DEBUG_MESSAGES
   if (pocl_get_bool_option ("POCL_DUMP_TASK_GRAPHS", 0) == 1)
     pocl_dump_dot_task_graph_wait ();
 #endif
 
+  /* Whether this idle spell already had its spin: then it sleeps.  */
+  bool spun = false;
   pthread_mutex_lock (&p->lock);
   while (!p->shutdown)
     {
@@ -211,6 +271,7 @@ worker_main (void *arg)
           pthread_mutex_lock (&p->lock);
           if (!worked)
             w->gave_up_seq = seq;
+          spun = false;
           continue;
         }
       _cl_command_node *cmd = take_command (p, w);
@@ -219,11 +280,28 @@ worker_main (void *arg)
           pthread_mutex_unlock (&p->lock);
           run_command (p, w, cmd);
           pthread_mutex_lock (&p->lock);
+          spun = false;
           continue;
         }
-      /* Nothing for us: sleep until someone hands us work.  A push always
-         takes the lock, so it cannot slip in between our search and the
-         wait.  */
+      /* Nothing for us.  First watch for pushes a while (pthread_spin.h):
+         pushers see us spinning and leave us to find their work; we look
+         again, under the lock, when anything was pushed and when the
+         spin ends.  */
+      if (!spun && p->spin_ns > 0)
+        {
+          uint64_t seen
+              = atomic_load_explicit (&p->work_seq, memory_order_relaxed);
+          w->spinning = true;
+          pthread_mutex_unlock (&p->lock);
+          spun = !pt_spin_until_changed (&p->work_seq, seen, p->spin_ns,
+                                         p->oversubscribed);
+          pthread_mutex_lock (&p->lock);
+          w->spinning = false;
+          continue;
+        }
+      /* Then sleep until someone hands us work.  A push always takes the
+         lock, so it cannot slip in between our search and the wait.  */
+      spun = false;
       w->sleeping = true;
       while (w->sleeping && !p->shutdown)
         pthread_cond_wait (&w->wake, &p->lock);
@@ -244,6 +322,59 @@ free_workers (pt_pool *p, unsigned n)
     }
   pocl_aligned_free (p->workers);
   p->workers = NULL;
+  free (p->cpu_of);
+  free (p->node_of);
+  p->cpu_of = p->node_of = NULL;
+}
+
+/* POCL_AFFINITY=1: where each worker goes (pthread_placement.h).  Warns,
+   once each, when the topology is unknown or when there are more threads
+   than allowed CPUs; never fails: without a placement the threads simply
+   run unpinned.  */
+static void
+place_workers (pt_pool *p)
+{
+  unsigned ncpus = 0;
+  bool numa_known = false;
+  pt_cpu *cpus = pt_machine_read (&ncpus, &numa_known);
+  if (cpus == NULL)
+    {
+      warn ("POCL_AFFINITY=1: could not read the CPUs this process may run "
+            "on; the threads run unpinned\n");
+      return;
+    }
+  if (!numa_known)
+    warn ("POCL_AFFINITY=1: NUMA topology unknown (%s); placing the threads "
+          "as if on one node\n",
+#ifdef HAVE_LIBNUMA
+          "libnuma reports NUMA as unavailable"
+#else
+          "built without libnuma"
+#endif
+    );
+  p->cpu_of = malloc (p->num_threads * sizeof (int));
+  p->node_of = malloc (p->num_threads * sizeof (int));
+  if (p->cpu_of == NULL || p->node_of == NULL)
+    {
+      free (p->cpu_of);
+      free (p->node_of);
+      p->cpu_of = p->node_of = NULL;
+      free (cpus);
+      return;
+    }
+  if (pt_place (cpus, ncpus, p->num_threads, p->cpu_of, p->node_of))
+    warn ("POCL_AFFINITY=1: %u threads on %u allowed CPUs; some CPUs run "
+          "more than one thread\n",
+          p->num_threads, ncpus);
+  bool one_node = true;
+  for (unsigned i = 1; i < p->num_threads; ++i)
+    one_node &= p->node_of[i] == p->node_of[0];
+  if (one_node)
+    {
+      free (p->node_of);
+      p->node_of = NULL;
+    }
+  free (cpus);
 }
 
 /* Stops workers [0, n), collects their statistics and frees everything. */
@@ -309,6 +440,11 @@ pt_pool_start (pt_pool *p, cl_device_id dev, const pts_config *cfg)
           return CL_OUT_OF_HOST_MEMORY;
         }
     }
+
+  if (p->config.affinity)
+    place_workers (p);
+  p->spin_ns = (uint64_t)p->config.spin_us * 1000u;
+  p->oversubscribed = pt_oversubscribed (p->num_threads);
 
   pthread_attr_t attr;
   pthread_attr_init (&attr);

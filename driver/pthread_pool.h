@@ -39,6 +39,7 @@ typedef struct
   /* Signalled, under the pool lock, by whoever hands this worker work.  */
   pthread_cond_t wake;
   bool sleeping; /* under the pool lock */
+  bool spinning; /* watching work_seq before sleeping; under the pool lock */
   /* The launch (by seq) this worker last joined in vain; it does not join
      it again.  Under the pool lock.  */
   uint64_t gave_up_seq;
@@ -56,12 +57,23 @@ struct pt_pool
   uint64_t launch_seq;        /* the last seq handed out */
   bool shutdown;
 
+  /* Bumped by every push; idle workers watch it while they spin.  Alone
+     on its line: spinners read it in a loop.  */
+  alignas (WGD_CACHELINE) _Atomic uint64_t work_seq;
+
   alignas (WGD_CACHELINE) unsigned num_threads;
+  uint64_t spin_ns;    /* POCL_PTHREAD_SPIN_US, in ns */
+  bool oversubscribed; /* more threads than allowed CPUs: spinners yield */
   size_t local_mem_size;
   size_t printf_buffer_size;
   size_t stack_size; /* of each worker */
   pts_config config;
   pt_worker *workers;
+  /* With POCL_AFFINITY=1: the CPU each worker pins itself to, and the NUMA
+     node of each worker when it is known and there is more than one (else
+     NULL: stealing need not care).  */
+  int *cpu_of;
+  int *node_of;
 };
 
 /* Starts num_threads = dev->max_compute_units workers.  */

@@ -22,6 +22,7 @@ pts_add (pts_sched_stats total[PTS_NUM_SCHEDULES],
       t->dispatch.home_groups += a->dispatch.home_groups;
       t->dispatch.takeovers += a->dispatch.takeovers;
       t->dispatch.steals += a->dispatch.steals;
+      t->dispatch.remote += a->dispatch.remote;
     }
 }
 
@@ -31,7 +32,8 @@ pts_print (FILE *out, unsigned num_threads,
 {
   fprintf (out,
            "pocl: pthread stats, %u threads: schedule launches work-groups "
-           "home-thread takeovers half-steals joins fruitless-joins\n",
+           "home-thread takeovers half-steals cross-node joins "
+           "fruitless-joins\n",
            num_threads);
   for (unsigned s = 0; s < PTS_NUM_SCHEDULES; ++s)
     {
@@ -40,11 +42,12 @@ pts_print (FILE *out, unsigned num_threads,
         continue;
       fprintf (out,
                "pocl: pthread stats: %s %" PRIu64 " %" PRIu64 " %" PRIu64
-               " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+               " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+               "\n",
                wgd_schedule_name ((wgd_schedule)s), t->launches,
                t->dispatch.groups, t->dispatch.home_groups,
-               t->dispatch.takeovers, t->dispatch.steals, t->joins,
-               t->fruitless_joins);
+               t->dispatch.takeovers, t->dispatch.steals, t->dispatch.remote,
+               t->joins, t->fruitless_joins);
     }
   fflush (out);
 }

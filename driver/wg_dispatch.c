@@ -123,6 +123,7 @@ wgd_launch_init_units (wgd_launch *l, wgd_schedule schedule,
 
   /* relaxed: the launch is published to other threads by the caller with
      release/acquire (see wgd_launch_init in the header).  */
+  l->node_of = NULL;
   atomic_store_explicit (&l->unclaimed, num_groups, memory_order_relaxed);
   atomic_store_explicit (&l->finished, 0, memory_order_relaxed);
 
@@ -142,6 +143,12 @@ wgd_launch_init (wgd_launch *l, wgd_schedule schedule, uint64_t num_groups,
 {
   wgd_launch_init_units (l, schedule, num_groups, num_threads, guided_threads,
                          WGD_MAX_UNITS);
+}
+
+void
+wgd_launch_set_nodes (wgd_launch *l, const int *node_of)
+{
+  l->node_of = node_of;
 }
 
 unsigned
@@ -218,23 +225,25 @@ claim_own (wgd_launch *l, unsigned tid, wgd_range *out,
     }
 }
 
-/* Thread tid's block is empty: take over an unstarted block, or else the
-   back half of the fullest one.  Runs half of what it got and keeps the
-   rest as its own block.  */
+static inline bool
+same_node (const wgd_launch *l, unsigned a, unsigned b)
+{
+  return l->node_of == NULL || l->node_of[a] == l->node_of[b];
+}
+
+/* Takes over, whole, an unstarted block of a thread on (local) or off
+   (!local) tid's node, nearest neighbour first, so that a thread that
+   arrives late finds its neighbours' work rather than everybody's.  */
 static bool
-steal (wgd_launch *l, unsigned tid, wgd_range *out, wgd_thread_stats *stats)
+take_over (wgd_launch *l, unsigned tid, bool local, uint32_t *b, uint32_t *e,
+           unsigned *victim)
 {
   const unsigned nt = l->num_threads;
-  uint32_t got_b = 0, got_e = 0;
-  bool whole = false;
-
-  /* Unstarted blocks first, nearest neighbour first, so that a thread that
-     arrives late finds its neighbours' work rather than everybody's.  */
-  for (unsigned i = 1; i < nt && got_e == 0; ++i)
+  for (unsigned i = 1; i < nt; ++i)
     {
       unsigned v = (tid + i) % nt;
       uint64_t init = l->blocks[v].initial;
-      if (word_len (init) == 0)
+      if (word_len (init) == 0 || same_node (l, tid, v) != local)
         continue;
       uint64_t w = init;
       /* relaxed: see claim_own.  Succeeds only if the owner has not
@@ -243,13 +252,23 @@ steal (wgd_launch *l, unsigned tid, wgd_range *out, wgd_thread_stats *stats)
               &l->blocks[v].word, &w, pack (word_end (init), word_end (init)),
               memory_order_relaxed, memory_order_relaxed))
         {
-          got_b = word_begin (init);
-          got_e = word_end (init);
-          whole = true;
+          *b = word_begin (init);
+          *e = word_end (init);
+          *victim = v;
+          return true;
         }
     }
+  return false;
+}
 
-  while (got_e == 0)
+/* Steals the back half (rounded up) of the fullest block of a thread on
+   (local) or off (!local) tid's node.  Fails when all those are empty.  */
+static bool
+steal_half (wgd_launch *l, unsigned tid, bool local, uint32_t *b,
+            uint32_t *e, unsigned *victim)
+{
+  const unsigned nt = l->num_threads;
+  for (;;)
     {
       unsigned best = nt;
       uint64_t best_w = 0;
@@ -257,6 +276,8 @@ steal (wgd_launch *l, unsigned tid, wgd_range *out, wgd_thread_stats *stats)
       for (unsigned i = 1; i < nt; ++i)
         {
           unsigned v = (tid + i) % nt;
+          if (same_node (l, tid, v) != local)
+            continue;
           uint64_t w
               = atomic_load_explicit (&l->blocks[v].word, memory_order_relaxed);
           uint32_t n = word_len (w);
@@ -268,18 +289,46 @@ steal (wgd_launch *l, unsigned tid, wgd_range *out, wgd_thread_stats *stats)
             }
         }
       if (best == nt)
-        return false; /* every block is empty: all handed out */
+        return false;
 
-      uint32_t k = best_n - best_n / 2; /* the back half, rounded up */
-      uint32_t e = word_end (best_w);
+      uint32_t k = best_n - best_n / 2;
+      uint32_t end = word_end (best_w);
+      /* relaxed: see claim_own.  Fails if the block changed since we
+         read it; then we look again.  */
       if (atomic_compare_exchange_strong_explicit (
-              &l->blocks[best].word, &best_w, pack (word_begin (best_w), e - k),
-              memory_order_relaxed, memory_order_relaxed))
+              &l->blocks[best].word, &best_w,
+              pack (word_begin (best_w), end - k), memory_order_relaxed,
+              memory_order_relaxed))
         {
-          got_b = e - k;
-          got_e = e;
+          *b = end - k;
+          *e = end;
+          *victim = best;
+          return true;
         }
     }
+}
+
+/* Thread tid's block is empty.  On its own node first, then on the others:
+   take over an unstarted block whole, or else steal the back half of the
+   fullest block.  Runs half of what it got and keeps the rest as its own
+   block.  */
+static bool
+steal (wgd_launch *l, unsigned tid, wgd_range *out, wgd_thread_stats *stats)
+{
+  uint32_t got_b = 0, got_e = 0;
+  unsigned victim = 0;
+  bool whole = false, got = false;
+
+  for (int pass = 0; pass < 2 && !got; ++pass)
+    {
+      bool local = pass == 0;
+      if (!local && l->node_of == NULL)
+        break; /* one node: the first pass saw every block */
+      whole = take_over (l, tid, local, &got_b, &got_e, &victim);
+      got = whole || steal_half (l, tid, local, &got_b, &got_e, &victim);
+    }
+  if (!got)
+    return false; /* every block is empty: all handed out */
 
   uint32_t run = half_at_least_one (got_e - got_b);
   /* relaxed store: our word is empty, and nobody but its owner writes an
@@ -292,6 +341,8 @@ steal (wgd_launch *l, unsigned tid, wgd_range *out, wgd_thread_stats *stats)
         stats->takeovers++;
       else
         stats->steals++;
+      if (!same_node (l, tid, victim))
+        stats->remote++;
     }
   return hand_out (l, tid, got_b, got_b + run, out, stats);
 }

@@ -11,8 +11,9 @@
            at a time.  A thread whose block is empty takes over, whole, the
            block of a thread that has not started on it; otherwise it steals
            the back half of the fullest block, runs half of what it stole and
-           makes the rest its own block, where it can be stolen again.  All
-           of it is lock-free: each block is one 64-bit word updated by CAS.
+           makes the rest its own block, where it can be stolen again; it
+           looks on its own NUMA node first, then on the others.  All of it
+           is lock-free: each block is one 64-bit word updated by CAS.
 
    guided  PoCL's previous rule, kept exactly: chunk = min (limit,
            ceil (remaining / n), remaining) with limit = 32 n, or 256 n
@@ -66,6 +67,7 @@ typedef struct
   uint64_t home_groups;  /* ... of which lay in the thread's own block */
   uint64_t takeovers;    /* whole blocks taken from threads not started */
   uint64_t steals;       /* back halves stolen from started blocks */
+  uint64_t remote;       /* ... takeovers and steals across NUMA nodes */
 } wgd_thread_stats;
 
 /* One thread's block under the static schedule: a packed (begin, end) pair
@@ -102,6 +104,9 @@ typedef struct
      a lock per block.  */
   uint64_t grain;
   uint32_t num_units;
+  /* NUMA node of each thread, or NULL (one node): thieves look on their
+     own node first.  */
+  const int *node_of;
   wgd_block blocks[];
 } wgd_launch;
 
@@ -125,6 +130,11 @@ void wgd_launch_init (wgd_launch *l, wgd_schedule schedule,
 void wgd_launch_init_units (wgd_launch *l, wgd_schedule schedule,
                             uint64_t num_groups, unsigned num_threads,
                             unsigned guided_threads, uint32_t max_units);
+
+/* Tells the launch each thread's NUMA node (node_of[tid], kept by the
+   caller for the launch's life; NULL: one node).  Call after init and
+   before publishing the launch.  */
+void wgd_launch_set_nodes (wgd_launch *l, const int *node_of);
 
 /* Claims the next work-groups for thread tid (0 <= tid < num_threads).
    Returns false when every work-group has been handed out, as far as this

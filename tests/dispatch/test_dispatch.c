@@ -2,7 +2,8 @@
 
    For each schedule, thread counts 1..64 (more threads than cores
    included) and work-group counts 0, 1, T-1, T, T+1, primes and up to 10^6,
-   with random per-group costs and random thread start delays:
+   with random per-group costs and random thread start delays, some with
+   the threads on two NUMA nodes:
      - every work-group is handed out exactly once and every launch
        finishes exactly once (one wgd_finish returns true);
      - the claimed ranges never overlap and the counters add up.
@@ -70,6 +71,7 @@ typedef struct
   enum delay_kind delay;
   unsigned seed;
   unsigned flat_ns; /* cost of a work-group with COST_FLAT; 0: 200 ns */
+  int two_nodes;    /* threads split over two NUMA nodes */
 } run_config;
 
 typedef struct
@@ -182,6 +184,11 @@ run_one (const run_config *cfg)
   s.launch = new_launch (cfg->threads);
   wgd_launch_init (s.launch, cfg->schedule, cfg->groups, cfg->threads,
                    cfg->threads);
+  int nodes[64];
+  for (unsigned t = 0; t < cfg->threads; ++t)
+    nodes[t] = t < (cfg->threads + 1) / 2 ? 0 : 1;
+  if (cfg->two_nodes)
+    wgd_launch_set_nodes (s.launch, nodes);
   s.seen = calloc (cfg->groups ? cfg->groups : 1, 1);
 
   pthread_t th[64];
@@ -269,7 +276,8 @@ exactly_once_matrix (int quick)
             run_config cfg
                 = { (wgd_schedule)sc, T, G,
                     G <= 2000 ? COST_RANDOM : COST_NONE,
-                    (i % 2) ? DELAY_RANDOM : DELAY_NONE, i * 31 + T, 0 };
+                    (i % 2) ? DELAY_RANDOM : DELAY_NONE, i * 31 + T, 0,
+                    (int)(i % 3 == 1) };
             run_one (&cfg);
             ++runs;
           }
@@ -296,7 +304,7 @@ static_locality (int assert_it)
   for (int attempt = 0; attempt < 5 && best < 0.99; ++attempt)
     {
       run_config cfg = { WGD_SCHED_STATIC, T, 20000ull * T, COST_FLAT,
-                         DELAY_NONE, 17u + attempt, 5000 };
+                         DELAY_NONE, 17u + attempt, 5000, 0 };
       double f = run_one (&cfg);
       if (f > best)
         best = f;
@@ -508,12 +516,56 @@ static_split (void)
   free (l);
 }
 
+/* Node preference, claimed step by step from one thread: 4 threads on 2
+   nodes ({0, 1} and {2, 3}), blocks of 100.  Thread 1 has started, 2 and 3
+   have not.  When thread 0 runs out it must steal from thread 1 on its own
+   node, not take over the unstarted blocks of the other node; without node
+   information it takes over thread 2's block whole.  */
+static void
+node_preference (void)
+{
+  static const int nodes[4] = { 0, 0, 1, 1 };
+  for (int with_nodes = 1; with_nodes >= 0; --with_nodes)
+    {
+      wgd_launch *l = new_launch (4);
+      wgd_launch_init (l, WGD_SCHED_STATIC, 400, 4, 4);
+      if (with_nodes)
+        wgd_launch_set_nodes (l, nodes);
+      wgd_thread_stats st;
+      memset (&st, 0, sizeof (st));
+      wgd_range r;
+      CHECK (wgd_claim (l, 1, &r, NULL) && r.begin == 100 && r.end == 150,
+             "thread 1's first claim is [%" PRIu64 ", %" PRIu64 ")", r.begin,
+             r.end);
+      do
+        CHECK (wgd_claim (l, 0, &r, &st), "thread 0 found nothing");
+      while (r.end <= 100);
+      if (with_nodes)
+        CHECK (r.begin >= 150 && r.end <= 200 && st.steals == 1
+                   && st.takeovers == 0 && st.remote == 0,
+               "with nodes, thread 0 took [%" PRIu64 ", %" PRIu64
+               ") (%" PRIu64 " steals, %" PRIu64 " takeovers, %" PRIu64
+               " remote), want a steal from thread 1",
+               r.begin, r.end, st.steals, st.takeovers, st.remote);
+      else
+        CHECK (r.begin == 200 && st.takeovers == 1,
+               "without nodes, thread 0 took [%" PRIu64 ", %" PRIu64
+               "), want thread 2's block",
+               r.begin, r.end);
+      printf ("node preference %s: thread 0 went on with [%" PRIu64
+              ", %" PRIu64 ")\n",
+              with_nodes ? "on" : "off", r.begin, r.end);
+      free (l);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   int quick = argc > 1 && strcmp (argv[1], "sanitizer") == 0;
   static_split ();
   guided_chunk_rule ();
+  node_preference ();
   exactly_once_matrix (quick);
   static_locality (!quick);
   static_late_thread ();

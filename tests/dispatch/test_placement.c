@@ -1,0 +1,278 @@
+/* test_placement.c - the POCL_AFFINITY placement on made-up machines, and
+   reading this machine.
+
+   Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
+
+#define _GNU_SOURCE
+
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pthread_placement.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                      \
+  do                                                                          \
+    {                                                                         \
+      if (!(cond))                                                            \
+        {                                                                     \
+          fprintf (stderr, "FAIL %s:%d: ", __FILE__, __LINE__);               \
+          fprintf (stderr, __VA_ARGS__);                                      \
+          fputc ('\n', stderr);                                               \
+          ++failures;                                                         \
+        }                                                                     \
+    }                                                                         \
+  while (0)
+
+#define MAXT 256
+
+typedef struct
+{
+  int cpu[MAXT];
+  int node[MAXT];
+  bool shared;
+} placement;
+
+static placement
+place (const pt_cpu *cpus, unsigned n, unsigned threads)
+{
+  placement p;
+  memset (&p, 0, sizeof (p));
+  p.shared = pt_place (cpus, n, threads, p.cpu, p.node);
+  return p;
+}
+
+static const pt_cpu *
+find (const pt_cpu *cpus, unsigned n, int cpu)
+{
+  for (unsigned i = 0; i < n; ++i)
+    if (cpus[i].cpu == cpu)
+      return &cpus[i];
+  return NULL;
+}
+
+/* Properties every placement has.  */
+static void
+check_general (const char *what, const pt_cpu *cpus, unsigned n,
+               unsigned threads, const placement *p)
+{
+  int nodes_max = 0;
+  for (unsigned i = 0; i < n; ++i)
+    if (cpus[i].node + 1 > nodes_max)
+      nodes_max = cpus[i].node + 1;
+  unsigned per_node[64] = { 0 }, cpus_per_node[64] = { 0 }, used[1024] = { 0 };
+  for (unsigned i = 0; i < n; ++i)
+    cpus_per_node[cpus[i].node]++;
+  for (unsigned t = 0; t < threads; ++t)
+    {
+      const pt_cpu *c = find (cpus, n, p->cpu[t]);
+      CHECK (c != NULL, "%s: thread %u on CPU %d, not allowed", what, t,
+             p->cpu[t]);
+      if (c == NULL)
+        return;
+      CHECK (c->node == p->node[t], "%s: thread %u: node %d, CPU's is %d",
+             what, t, p->node[t], c->node);
+      CHECK (t == 0 || p->node[t] >= p->node[t - 1],
+             "%s: thread %u on node %d after node %d: not consecutive", what,
+             t, p->node[t], p->node[t - 1]);
+      per_node[c->node]++;
+      used[c->cpu]++;
+    }
+  unsigned nodes_with_cpus = 0;
+  for (int k = 0; k < nodes_max; ++k)
+    nodes_with_cpus += cpus_per_node[k] > 0;
+  for (int k = 0; k < nodes_max; ++k)
+    {
+      if (cpus_per_node[k] == 0)
+        continue;
+      double fair = (double)threads * cpus_per_node[k] / n;
+      CHECK (per_node[k] + 1.0 >= fair && per_node[k] <= fair + 1.0 + 1e-9,
+             "%s: node %d got %u threads, its share is %.2f", what, k,
+             per_node[k], fair);
+      if (threads >= nodes_with_cpus)
+        CHECK (per_node[k] > 0, "%s: node %d got no thread", what, k);
+    }
+  if (threads <= n)
+    {
+      CHECK (!p->shared, "%s: %u threads on %u CPUs reported as shared", what,
+             threads, n);
+      for (unsigned i = 0; i < n; ++i)
+        CHECK (used[cpus[i].cpu] <= 1, "%s: CPU %d got %u threads", what,
+               cpus[i].cpu, used[cpus[i].cpu]);
+    }
+  else
+    CHECK (p->shared, "%s: %u threads on %u CPUs not reported as shared",
+           what, threads, n);
+}
+
+/* 2 nodes x 16 cores x 2 SMT, numbered as Linux does on such a machine:
+   0-15 node 0, 16-31 node 1, then their siblings 32-47 and 48-63.  */
+static void
+two_nodes_smt (void)
+{
+  pt_cpu m[64];
+  for (int c = 0; c < 64; ++c)
+    {
+      int core = c % 32;
+      m[c] = (pt_cpu){ c, core / 16, core, c / 32 };
+    }
+  static const unsigned counts[] = { 1, 2, 4, 16, 32, 33, 64, 100 };
+  for (unsigned i = 0; i < sizeof (counts) / sizeof (counts[0]); ++i)
+    {
+      unsigned T = counts[i];
+      placement p = place (m, 64, T);
+      char what[64];
+      snprintf (what, sizeof (what), "2x16x2, %u threads", T);
+      check_general (what, m, 64, T, &p);
+      /* Cores before siblings: with up to 32 threads, no SMT sibling.  */
+      if (T <= 32)
+        for (unsigned t = 0; t < T; ++t)
+          CHECK (p.cpu[t] < 32, "%s: thread %u on sibling CPU %d", what, t,
+                 p.cpu[t]);
+    }
+  placement p = place (m, 64, 4);
+  CHECK (p.cpu[0] == 0 && p.cpu[1] == 1 && p.cpu[2] == 16 && p.cpu[3] == 17,
+         "2x16x2, 4 threads: CPUs %d %d %d %d, want 0 1 16 17", p.cpu[0],
+         p.cpu[1], p.cpu[2], p.cpu[3]);
+  p = place (m, 64, 64);
+  CHECK (p.cpu[15] == 15 && p.cpu[16] == 32 && p.cpu[31] == 47
+             && p.cpu[32] == 16 && p.cpu[48] == 48,
+         "2x16x2, 64 threads: cores first, then siblings, node by node");
+  printf ("2 nodes x 16 cores x 2 SMT: checked; 4 threads on CPUs 0 1 16 17\n");
+}
+
+/* 4 nodes of 8, 4, 2 and 2 CPUs.  */
+static void
+uneven_nodes (void)
+{
+  pt_cpu m[16];
+  static const int node_of[16]
+      = { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3 };
+  for (int c = 0; c < 16; ++c)
+    m[c] = (pt_cpu){ c, node_of[c], c, 0 };
+  for (unsigned T = 1; T <= 40; ++T)
+    {
+      char what[64];
+      snprintf (what, sizeof (what), "4 uneven nodes, %u threads", T);
+      placement p = place (m, 16, T);
+      check_general (what, m, 16, T, &p);
+    }
+  placement p = place (m, 16, 8);
+  int per[4] = { 0 };
+  for (int t = 0; t < 8; ++t)
+    per[p.node[t]]++;
+  CHECK (per[0] == 4 && per[1] == 2 && per[2] == 1 && per[3] == 1,
+         "4 uneven nodes, 8 threads: %d %d %d %d per node, want 4 2 1 1",
+         per[0], per[1], per[2], per[3]);
+  printf ("4 uneven nodes (8, 4, 2, 2 CPUs): 8 threads as %d %d %d %d\n",
+          per[0], per[1], per[2], per[3]);
+}
+
+/* Allowed set with holes: CPUs 1, 3, 4, 7, 9 of one node.  */
+static void
+holes (void)
+{
+  pt_cpu m[5];
+  static const int cpu[5] = { 9, 3, 1, 7, 4 }; /* in no order */
+  for (int i = 0; i < 5; ++i)
+    m[i] = (pt_cpu){ cpu[i], 0, cpu[i], 0 };
+  placement p = place (m, 5, 5);
+  check_general ("holes, 5 threads", m, 5, 5, &p);
+  CHECK (p.cpu[0] == 1 && p.cpu[1] == 3 && p.cpu[2] == 4 && p.cpu[3] == 7
+             && p.cpu[4] == 9,
+         "holes: CPUs %d %d %d %d %d, want 1 3 4 7 9", p.cpu[0], p.cpu[1],
+         p.cpu[2], p.cpu[3], p.cpu[4]);
+  p = place (m, 5, 12);
+  check_general ("holes, 12 threads", m, 5, 12, &p);
+  printf ("holes in the allowed set: only allowed CPUs, in order\n");
+}
+
+static void
+one_cpu (void)
+{
+  pt_cpu m[1] = { { 1, 0, 1, 0 } };
+  placement p = place (m, 1, 4);
+  check_general ("1 CPU, 4 threads", m, 1, 4, &p);
+  for (int t = 0; t < 4; ++t)
+    CHECK (p.cpu[t] == 1, "1 CPU: thread %d on CPU %d", t, p.cpu[t]);
+  printf ("1 CPU allowed, 4 threads: all on CPU 1, reported as shared\n");
+}
+
+/* More threads than CPUs: 2 nodes of 2; each node's threads wrap around
+   its own CPUs.  */
+static void
+oversubscribed (void)
+{
+  pt_cpu m[4] = { { 0, 0, 0, 0 }, { 1, 0, 1, 0 }, { 2, 1, 2, 0 },
+                  { 3, 1, 3, 0 } };
+  placement p = place (m, 4, 6);
+  check_general ("2x2, 6 threads", m, 4, 6, &p);
+  static const int want[6] = { 0, 1, 0, 2, 3, 2 };
+  for (int t = 0; t < 6; ++t)
+    CHECK (p.cpu[t] == want[t], "2x2, 6 threads: thread %d on %d, want %d",
+           t, p.cpu[t], want[t]);
+  printf ("more threads than CPUs: wrap within each node\n");
+}
+
+/* Sub-devices are ranges of consecutive threads: on 2 nodes of 8, the
+   threads of a sub-device of the first or second half share a node.  */
+static void
+subdevice_ranges (void)
+{
+  pt_cpu m[16];
+  for (int c = 0; c < 16; ++c)
+    m[c] = (pt_cpu){ c, c / 8, c, 0 };
+  placement p = place (m, 16, 16);
+  for (int t = 0; t < 8; ++t)
+    CHECK (p.node[t] == 0 && p.node[8 + t] == 1,
+           "sub-device halves: thread %d on node %d, %d on node %d", t,
+           p.node[t], 8 + t, p.node[8 + t]);
+  printf ("sub-device ranges [0,8) and [8,16): one node each\n");
+}
+
+/* This machine: the allowed set, as sched_getaffinity gives it.  */
+static void
+this_machine (void)
+{
+  unsigned n = 0;
+  bool numa = false;
+  pt_cpu *cpus = pt_machine_read (&n, &numa);
+  cpu_set_t set;
+  CPU_ZERO (&set);
+  sched_getaffinity (0, sizeof (set), &set);
+  CHECK (cpus != NULL && n == (unsigned)CPU_COUNT (&set),
+         "this machine: read %u CPUs, the affinity mask has %d", n,
+         CPU_COUNT (&set));
+  for (unsigned i = 0; cpus && i < n; ++i)
+    CHECK (CPU_ISSET (cpus[i].cpu, &set), "CPU %d is not allowed",
+           cpus[i].cpu);
+  printf ("this machine: %u allowed CPUs, NUMA %s:", n,
+          numa ? "known" : "unknown");
+  for (unsigned i = 0; cpus && i < n && i < 16; ++i)
+    printf (" %d(node %d core %d smt %d)", cpus[i].cpu, cpus[i].node,
+            cpus[i].core, cpus[i].smt);
+  printf ("\n");
+  free (cpus);
+}
+
+int
+main (void)
+{
+  two_nodes_smt ();
+  uneven_nodes ();
+  holes ();
+  one_cpu ();
+  oversubscribed ();
+  subdevice_ranges ();
+  this_machine ();
+  if (failures)
+    {
+      fprintf (stderr, "%d check(s) failed\n", failures);
+      return 1;
+    }
+  printf ("all placement checks passed\n");
+  return 0;
+}
