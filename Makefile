@@ -1,13 +1,19 @@
 # Thin wrappers around CMake, run where PoCL 7.1 can be built: natively with
 # LLVM 17-21, otherwise in a Debian 13 build root (see README.md).
 
-.PHONY: all check shell clean
+.PHONY: all check bench bench-smoke shell clean
 
 all:
 	@ci/enter.sh ci/build.sh --demo
 
 check:
 	@ci/enter.sh ci/check.sh
+
+bench:
+	@ci/enter.sh ci/bench.sh
+
+bench-smoke:
+	@ci/enter.sh ci/bench.sh --smoke --out build/bench-smoke
 
 shell:
 	@ci/enter.sh bash

@@ -384,6 +384,7 @@ stop_workers (pt_pool *p, unsigned n,
 {
   pthread_mutex_lock (&p->lock);
   p->shutdown = true;
+  announce_work (p); /* cuts spins short */
   for (unsigned i = 0; i < n; ++i)
     {
       wake_mark (&p->workers[i]);
