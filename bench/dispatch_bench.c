@@ -7,8 +7,10 @@
      atomic   one shared counter, one work-group per fetch-and-add.
    T threads (the caller included) run L launches of G empty work-groups,
    meeting at a barrier before each; per scheme the time per launch (the
-   barrier included, the same for all) and the claims per second, medians
-   over rounds in which the schemes take turns.
+   barrier included, the same for all), the time the calling thread spends
+   claiming until nothing is left (the dispatch overhead of a launch), and
+   the claims per second, medians over rounds in which the schemes take
+   turns.
 
    Usage: dispatch_bench --threads T --groups G [--launches L]
 
@@ -74,6 +76,7 @@ static wgd_launch *launch;
 static mutex_dispenser md;
 static _Atomic uint64_t counter;
 static _Atomic uint64_t claims;
+static _Atomic uint64_t steals; /* takeovers and half-steals (static) */
 static volatile uint64_t sink;
 
 static void
@@ -81,16 +84,20 @@ drain (unsigned tid)
 {
   uint64_t mine = 0, sum = 0;
   wgd_range r;
+  wgd_thread_stats st;
+  memset (&st, 0, sizeof (st));
   uint64_t b, e;
   switch (scheme)
     {
     case S_STATIC:
     case S_GUIDED:
-      while (wgd_claim (launch, tid, &r, NULL))
+      while (wgd_claim (launch, tid, &r, &st))
         {
           mine++;
           sum += r.end - r.begin;
         }
+      atomic_fetch_add_explicit (&steals, st.takeovers + st.steals,
+                                 memory_order_relaxed);
       break;
     case S_MUTEX:
       while (mutex_claim (&md, &b, &e))
@@ -187,12 +194,14 @@ main (int argc, char **argv)
   for (unsigned t = 1; t < T; ++t)
     pthread_create (&th[t], NULL, worker, (void *)(uintptr_t)t);
   double per_launch[S_COUNT][ROUNDS], rate[S_COUNT][ROUNDS];
-  double claims_per_launch[S_COUNT];
+  double claiming[S_COUNT][ROUNDS];
+  double claims_per_launch[S_COUNT], steals_per_launch[S_COUNT];
   for (int r = 0; r < ROUNDS; ++r)
     for (int s = 0; s < S_COUNT; ++s)
       {
         scheme = (enum scheme)s;
         atomic_store (&claims, 0);
+        atomic_store (&steals, 0);
         double busy = 0;
         double t0 = bench_now_us ();
         for (int l = 0; l < L; ++l)
@@ -208,14 +217,19 @@ main (int argc, char **argv)
         per_launch[s][r] = (bench_now_us () - t0) / L;
         /* claims by all threads over the caller's time spent claiming */
         rate[s][r] = c / (busy > 0 ? busy : 1);
+        claiming[s][r] = busy / L;
         claims_per_launch[s] = (double)c / L;
+        steals_per_launch[s] = (double)atomic_load (&steals) / L;
       }
   for (int s = 0; s < S_COUNT; ++s)
     printf ("scheme=%s threads=%u groups=%llu launches=%d "
-            "us_per_launch=%.3f claims_per_launch=%.1f mclaims_per_s=%.3f\n",
+            "us_per_launch=%.3f claim_us_per_launch=%.3f "
+            "claims_per_launch=%.1f steals_per_launch=%.1f "
+            "mclaims_per_s=%.3f\n",
             scheme_name[s], T, (unsigned long long)G, L,
             bench_median (per_launch[s] + 1, ROUNDS - 1),
-            claims_per_launch[s], bench_median (rate[s] + 1, ROUNDS - 1));
+            bench_median (claiming[s] + 1, ROUNDS - 1), claims_per_launch[s],
+            steals_per_launch[s], bench_median (rate[s] + 1, ROUNDS - 1));
   for (unsigned t = 1; t < T; ++t)
     pthread_join (th[t], NULL);
   free (launch);

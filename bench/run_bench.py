@@ -332,8 +332,11 @@ class Bench:
                        "before each. `static` and `guided` are `driver/wg_dispatch.c`; `mutex` is PoCL's "
                        "previous dispenser (the guided rule under a mutex); `atomic` is one shared counter, "
                        "a work-group per fetch-and-add. Microseconds per launch (barrier included, the same "
-                       "for all) and million claims per second (all threads' claims over the claiming time "
-                       "of one); schemes alternate within each run, medians of rounds.\n")
+                       "for all), microseconds one thread spends claiming until nothing is left (the "
+                       "dispatch overhead of a launch), claims and steals (takeovers and half-steals, static "
+                       "only) per launch, and million claims per second (all threads' claims "
+                       "over the claiming time of one); schemes alternate within each run, medians of "
+                       "rounds.\n")
         rows, csv_rows = [], []
         for g in [64, 16384]:
             for t in threads:
@@ -342,23 +345,29 @@ class Bench:
                 for line in out.splitlines():
                     s = re.search(r"scheme=(\w+)", line).group(1)
                     us = self.field(line, "us_per_launch")
+                    cu = self.field(line, "claim_us_per_launch")
                     cl = self.field(line, "claims_per_launch")
+                    st = self.field(line, "steals_per_launch")
                     mc = self.field(line, "mclaims_per_s")
-                    rows.append([g, t, s, "%.2f" % us, "%.0f" % cl, "%.1f" % mc])
-                    csv_rows.append([g, t, s, "%.3f" % us, "%.1f" % cl, "%.3f" % mc])
-        self.table(["work-groups", "threads", "scheme", "us/launch", "claims/launch", "Mclaims/s"], rows)
+                    rows.append([g, t, s, "%.2f" % us, "%.2f" % cu, "%.0f" % cl, "%.1f" % st,
+                                 "%.1f" % mc])
+                    csv_rows.append([g, t, s, "%.3f" % us, "%.3f" % cu, "%.1f" % cl, "%.1f" % st,
+                                     "%.3f" % mc])
+        self.table(["work-groups", "threads", "scheme", "us/launch", "claiming us/launch",
+                    "claims/launch", "steals/launch", "Mclaims/s"], rows)
         self.write_csv("dispatch.csv", ["groups", "threads", "scheme", "us_per_launch",
-                                        "claims_per_launch", "mclaims_per_s"], csv_rows)
+                                        "claim_us_per_launch", "claims_per_launch",
+                                        "steals_per_launch", "mclaims_per_s"], csv_rows)
         with open(os.path.join(self.out, "dispatch.dat"), "w") as f:
             for s in ["static", "guided", "mutex", "atomic"]:
                 f.write("# %s, 16384 work-groups\n" % s)
                 for r in csv_rows:
                     if r[0] == 16384 and r[2] == s:
-                        f.write("%d %s\n" % (r[1], r[3]))
+                        f.write("%d %s\n" % (r[1], r[4]))
                 f.write("\n\n")
         self.gnuplot("dispatch", "set terminal pngcairo size 900,520\nset output 'dispatch.png'\n"
-                     "set logscale xy\nset xlabel 'threads'\nset ylabel 'microseconds per launch of 16384 "
-                     "empty work-groups'\nset grid\nset key left top\nplot "
+                     "set logscale xy\nset xlabel 'threads'\nset ylabel 'microseconds claiming, per launch "
+                     "of 16384 empty work-groups'\nset grid\nset key left top\nplot "
                      + ", ".join("'dispatch.dat' index %d using 1:2 with linespoints title '%s'" % (i, s)
                                  for i, s in enumerate(["static", "guided", "mutex", "atomic"])) + "\n")
 
