@@ -290,9 +290,12 @@ class Bench:
                          "set terminal pngcairo size 900,300\nset output 'locality-%s.png'\n"
                          "set title '%s, %d threads: thread per work-group and launch'\n"
                          "set xlabel 'work-group'\nset ylabel 'launch'\nset cblabel 'thread'\n"
+                         "set xrange [-0.5:%d]\nset yrange [-0.5:%d]\nset cbrange [-0.5:%d]\n"
+                         "set cbtics 1\nset palette maxcolors %d\n"
                          "unset key\nset palette defined (0 '#1b9e77', 1 '#d95f02', 2 '#7570b3', "
                          "3 '#e7298a', 4 '#66a61e', 5 '#e6ab02', 6 '#a6761d', 7 '#666666')\n"
-                         "plot 'where-%s.dat' using 2:1:3 with image\n" % (v, v, t0, v))
+                         "plot 'where-%s.dat' using 2:1:3 with image\n"
+                         % (v, v, t0, G - 0.5, launches - 0.5, max(t0, 2) - 0.5, max(t0, 2), v))
 
     # --- 4. first-touch bandwidth ---------------------------------------
 
