@@ -1,7 +1,7 @@
 # Thin wrappers around CMake, run where PoCL 7.1 can be built: natively with
 # LLVM 17-21, otherwise in a Debian 13 build root (see README.md).
 
-.PHONY: all check bench bench-smoke shell clean
+.PHONY: all check bench bench-smoke yggdrasil-export shell clean
 
 all:
 	@ci/enter.sh ci/build.sh --demo
@@ -14,6 +14,12 @@ bench:
 
 bench-smoke:
 	@ci/enter.sh ci/bench.sh --smoke --out build/bench-smoke
+
+# The series and the driver as patches for Yggdrasil's PoCL recipe, into
+# ci/yggdrasil/bundled/patches/pocl (YGGDRASIL_AFTER=<dir of the recipe's
+# existing patches> numbers them after those).
+yggdrasil-export:
+	@ci/yggdrasil/export.sh ci/yggdrasil/bundled/patches/pocl $(if $(YGGDRASIL_AFTER),--after $(YGGDRASIL_AFTER))
 
 shell:
 	@ci/enter.sh bash

@@ -71,27 +71,19 @@ main (int argc, char **argv)
       return 2;
     }
 
-  cl_device_id dev = cltest_cpu_device (NULL);
-  cl_int err;
-  cl_context ctx = clCreateContext (NULL, 1, &dev, NULL, NULL, &err);
-  CL_OK (err);
-  cl_command_queue q
-      = clCreateCommandQueueWithProperties (ctx, dev, NULL, &err);
-  CL_OK (err);
-  cl_program prog = cltest_build (ctx, dev, source, NULL);
-  cl_kernel k = clCreateKernel (prog, "touch", &err);
-  CL_OK (err);
+  cltest_env e;
+  cltest_open (&e, source, NULL);
+  cl_kernel k = cltest_kernel (&e, "touch");
   size_t global = groups * local;
-  cl_mem out = clCreateBuffer (ctx, CL_MEM_WRITE_ONLY,
-                               global * sizeof (cl_uint), NULL, &err);
-  CL_OK (err);
+  cl_mem out
+      = cltest_buffer (&e, CL_MEM_WRITE_ONLY, global * sizeof (cl_uint), NULL);
   CL_OK (clSetKernelArg (k, 0, sizeof (out), &out));
 
   /* Warm up: compile and touch everything once.  */
   for (int i = 0; i < 3; ++i)
-    CL_OK (clEnqueueNDRangeKernel (q, k, 1, NULL, &global, &local, 0, NULL,
+    CL_OK (clEnqueueNDRangeKernel (e.q, k, 1, NULL, &global, &local, 0, NULL,
                                    NULL));
-  CL_OK (clFinish (q));
+  CL_OK (clFinish (e.q));
 
   double *per_launch = malloc (batches * sizeof (double));
   for (int b = 0; b < batches; ++b)
@@ -99,27 +91,25 @@ main (int argc, char **argv)
       double t0 = now_us ();
       for (int i = 0; i < launches; ++i)
         {
-          CL_OK (clEnqueueNDRangeKernel (q, k, 1, NULL, &global, &local, 0,
+          CL_OK (clEnqueueNDRangeKernel (e.q, k, 1, NULL, &global, &local, 0,
                                          NULL, NULL));
           if (sync_each)
-            CL_OK (clFinish (q));
+            CL_OK (clFinish (e.q));
         }
-      CL_OK (clFinish (q));
+      CL_OK (clFinish (e.q));
       per_launch[b] = (now_us () - t0) / launches;
     }
   qsort (per_launch, batches, sizeof (double), by_value);
   printf ("groups=%zu local=%zu launches=%d batches=%d sync=%s "
           "median_us=%.2f min_us=%.2f\n",
           groups, local, launches, batches, sync_each ? "each" : "end",
-          batches % 2 ? per_launch[batches / 2]
-                      : (per_launch[batches / 2 - 1] + per_launch[batches / 2])
-                            / 2,
+          batches % 2
+              ? per_launch[batches / 2]
+              : (per_launch[batches / 2 - 1] + per_launch[batches / 2]) / 2,
           per_launch[0]);
   free (per_launch);
   CL_OK (clReleaseMemObject (out));
   CL_OK (clReleaseKernel (k));
-  CL_OK (clReleaseProgram (prog));
-  CL_OK (clReleaseCommandQueue (q));
-  CL_OK (clReleaseContext (ctx));
+  cltest_close (&e);
   return 0;
 }

@@ -42,40 +42,28 @@ main (int argc, char **argv)
   n = (n + local - 1) / local * local;
   if (n == 0 || reps < 1)
     return 2;
-  cl_device_id dev = cltest_cpu_device (NULL);
-  cl_int err;
-  cl_context ctx = clCreateContext (NULL, 1, &dev, NULL, NULL, &err);
-  CL_OK (err);
-  cl_command_queue q
-      = clCreateCommandQueueWithProperties (ctx, dev, NULL, &err);
-  CL_OK (err);
-  cl_program prog = cltest_build (ctx, dev, source, NULL);
-  cl_kernel init = clCreateKernel (prog, "init", &err);
-  CL_OK (err);
-  cl_kernel saxpy = clCreateKernel (prog, "saxpy", &err);
-  CL_OK (err);
-  cl_mem x = clCreateBuffer (ctx, CL_MEM_READ_WRITE, n * sizeof (float), NULL,
-                             &err);
-  CL_OK (err);
-  cl_mem y = clCreateBuffer (ctx, CL_MEM_READ_WRITE, n * sizeof (float), NULL,
-                             &err);
-  CL_OK (err);
+  cltest_env e;
+  cltest_open (&e, source, NULL);
+  cl_kernel init = cltest_kernel (&e, "init");
+  cl_kernel saxpy = cltest_kernel (&e, "saxpy");
+  cl_mem x = cltest_buffer (&e, CL_MEM_READ_WRITE, n * sizeof (float), NULL);
+  cl_mem y = cltest_buffer (&e, CL_MEM_READ_WRITE, n * sizeof (float), NULL);
   CL_OK (clSetKernelArg (init, 0, sizeof (x), &x));
   CL_OK (clSetKernelArg (init, 1, sizeof (y), &y));
   float a = 0.5f;
   CL_OK (clSetKernelArg (saxpy, 0, sizeof (a), &a));
   CL_OK (clSetKernelArg (saxpy, 1, sizeof (x), &x));
   CL_OK (clSetKernelArg (saxpy, 2, sizeof (y), &y));
-  CL_OK (clEnqueueNDRangeKernel (q, init, 1, NULL, &n, &local, 0, NULL,
-                                 NULL));
-  CL_OK (clFinish (q));
+  CL_OK (
+      clEnqueueNDRangeKernel (e.q, init, 1, NULL, &n, &local, 0, NULL, NULL));
+  CL_OK (clFinish (e.q));
   double *gbs = malloc ((reps + 1) * sizeof (double));
   for (int r = 0; r <= reps; ++r)
     {
       double t0 = bench_now_us ();
-      CL_OK (clEnqueueNDRangeKernel (q, saxpy, 1, NULL, &n, &local, 0, NULL,
+      CL_OK (clEnqueueNDRangeKernel (e.q, saxpy, 1, NULL, &n, &local, 0, NULL,
                                      NULL));
-      CL_OK (clFinish (q));
+      CL_OK (clFinish (e.q));
       gbs[r] = 3.0 * n * sizeof (float) / ((bench_now_us () - t0) * 1e3);
     }
   printf ("n=%zu reps=%d median_gbs=%.2f\n", n, reps,
@@ -85,8 +73,6 @@ main (int argc, char **argv)
   CL_OK (clReleaseMemObject (y));
   CL_OK (clReleaseKernel (init));
   CL_OK (clReleaseKernel (saxpy));
-  CL_OK (clReleaseProgram (prog));
-  CL_OK (clReleaseCommandQueue (q));
-  CL_OK (clReleaseContext (ctx));
+  cltest_close (&e);
   return 0;
 }

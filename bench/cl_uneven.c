@@ -19,8 +19,10 @@ static const char *source
       "{\n"
       "  ulong g = get_group_id (0);\n"
       "  uint n;\n"
-      "  if (profile == 0) n = (uint)(2.0 * base * (double)(g + 1) / (double)G);\n"
-      "  else if (profile == 1) n = (g >= 2 * G / 5 && g < 3 * G / 5) ? 16 * base : base;\n"
+      "  if (profile == 0) n = (uint)(2.0 * base * (double)(g + 1) / "
+      "(double)G);\n"
+      "  else if (profile == 1) n = (g >= 2 * G / 5 && g < 3 * G / 5) ? 16 * "
+      "base : base;\n"
       "  else if (profile == 2) n = (g % T == 0) ? 4 * base : base;\n"
       "  else n = base;\n"
       "  float acc = (float)g;\n"
@@ -38,8 +40,10 @@ main (int argc, char **argv)
       return 2;
     }
   const char *profile = argv[1];
-  cl_uint prof = profile[0] == 'l' ? 0 : profile[0] == 'b' ? 1
-                 : profile[0] == 'p' ? 2 : 3;
+  cl_uint prof = profile[0] == 'l'   ? 0
+                 : profile[0] == 'b' ? 1
+                 : profile[0] == 'p' ? 2
+                                     : 3;
   cl_ulong G = strtoull (argv[2], NULL, 10);
   cl_uint base = (cl_uint)strtoul (argv[3], NULL, 10);
   cl_uint T = (cl_uint)atoi (argv[4]);
@@ -47,19 +51,11 @@ main (int argc, char **argv)
   if (G == 0 || T == 0 || reps < 1)
     return 2;
 
-  cl_device_id dev = cltest_cpu_device (NULL);
-  cl_int err;
-  cl_context ctx = clCreateContext (NULL, 1, &dev, NULL, NULL, &err);
-  CL_OK (err);
-  cl_command_queue q
-      = clCreateCommandQueueWithProperties (ctx, dev, NULL, &err);
-  CL_OK (err);
-  cl_program prog = cltest_build (ctx, dev, source, NULL);
-  cl_kernel k = clCreateKernel (prog, "uneven", &err);
-  CL_OK (err);
-  cl_mem out = clCreateBuffer (ctx, CL_MEM_WRITE_ONLY, G * sizeof (cl_float),
-                               NULL, &err);
-  CL_OK (err);
+  cltest_env e;
+  cltest_open (&e, source, NULL);
+  cl_kernel k = cltest_kernel (&e, "uneven");
+  cl_mem out
+      = cltest_buffer (&e, CL_MEM_WRITE_ONLY, G * sizeof (cl_float), NULL);
   CL_OK (clSetKernelArg (k, 0, sizeof (out), &out));
   CL_OK (clSetKernelArg (k, 1, sizeof (prof), &prof));
   CL_OK (clSetKernelArg (k, 2, sizeof (G), &G));
@@ -70,9 +66,9 @@ main (int argc, char **argv)
   for (int i = 0; i <= reps; ++i) /* the first is a warm-up */
     {
       double t0 = bench_now_us ();
-      CL_OK (clEnqueueNDRangeKernel (q, k, 1, NULL, &global, &local, 0, NULL,
+      CL_OK (clEnqueueNDRangeKernel (e.q, k, 1, NULL, &global, &local, 0, NULL,
                                      NULL));
-      CL_OK (clFinish (q));
+      CL_OK (clFinish (e.q));
       t[i] = (bench_now_us () - t0) / 1000;
     }
   printf ("profile=%s groups=%llu median_ms=%.3f\n", profile,
@@ -80,8 +76,6 @@ main (int argc, char **argv)
   free (t);
   CL_OK (clReleaseMemObject (out));
   CL_OK (clReleaseKernel (k));
-  CL_OK (clReleaseProgram (prog));
-  CL_OK (clReleaseCommandQueue (q));
-  CL_OK (clReleaseContext (ctx));
+  cltest_close (&e);
   return 0;
 }

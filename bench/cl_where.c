@@ -62,23 +62,14 @@ main (int argc, char **argv)
     }
   if (groups == 0 || launches < 2)
     return 2;
-  cl_device_id dev = cltest_cpu_device (NULL);
-  cl_int err;
-  cl_context ctx = clCreateContext (NULL, 1, &dev, NULL, NULL, &err);
-  CL_OK (err);
-  cl_command_queue q
-      = clCreateCommandQueueWithProperties (ctx, dev, NULL, &err);
-  CL_OK (err);
-  cl_program prog = cltest_build (ctx, dev, source, NULL);
-  cl_kernel k = clCreateKernel (prog, "where", &err);
-  CL_OK (err);
+  cltest_env e;
+  cltest_open (&e, source, NULL);
+  cl_kernel k = cltest_kernel (&e, "where");
   size_t local = 4, global = groups * local;
-  cl_mem owner = clCreateBuffer (ctx, CL_MEM_WRITE_ONLY,
-                                 groups * sizeof (cl_ulong), NULL, &err);
-  CL_OK (err);
-  cl_mem sink = clCreateBuffer (ctx, CL_MEM_WRITE_ONLY,
-                                global * sizeof (cl_float), NULL, &err);
-  CL_OK (err);
+  cl_mem owner = cltest_buffer (&e, CL_MEM_WRITE_ONLY,
+                                groups * sizeof (cl_ulong), NULL);
+  cl_mem sink = cltest_buffer (&e, CL_MEM_WRITE_ONLY,
+                               global * sizeof (cl_float), NULL);
   CL_OK (clSetKernelArg (k, 0, sizeof (owner), &owner));
   CL_OK (clSetKernelArg (k, 1, sizeof (sink), &sink));
   CL_OK (clSetKernelArg (k, 2, sizeof (spins), &spins));
@@ -86,11 +77,11 @@ main (int argc, char **argv)
   cl_ulong *all = malloc (launches * groups * sizeof (cl_ulong));
   for (int l = 0; l < launches; ++l)
     {
-      CL_OK (clEnqueueNDRangeKernel (q, k, 1, NULL, &global, &local, 0, NULL,
+      CL_OK (clEnqueueNDRangeKernel (e.q, k, 1, NULL, &global, &local, 0, NULL,
                                      NULL));
-      CL_OK (clEnqueueReadBuffer (q, owner, CL_TRUE, 0,
-                                  groups * sizeof (cl_ulong),
-                                  all + l * groups, 0, NULL, NULL));
+      CL_OK (clEnqueueReadBuffer (e.q, owner, CL_TRUE, 0,
+                                  groups * sizeof (cl_ulong), all + l * groups,
+                                  0, NULL, NULL));
     }
   size_t same = 0, compared = 0;
   for (int l = 1; l < launches; ++l)
@@ -129,8 +120,6 @@ main (int argc, char **argv)
   CL_OK (clReleaseMemObject (owner));
   CL_OK (clReleaseMemObject (sink));
   CL_OK (clReleaseKernel (k));
-  CL_OK (clReleaseProgram (prog));
-  CL_OK (clReleaseCommandQueue (q));
-  CL_OK (clReleaseContext (ctx));
+  cltest_close (&e);
   return 0;
 }

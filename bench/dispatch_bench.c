@@ -42,8 +42,8 @@ mutex_claim (mutex_dispenser *d, uint64_t *b, uint64_t *e)
       pthread_mutex_unlock (&d->lock);
       return false;
     }
-  uint64_t limit = d->remaining <= 256ull * d->n * d->n ? 32ull * d->n
-                                                         : 256ull * d->n;
+  uint64_t limit
+      = d->remaining <= 256ull * d->n * d->n ? 32ull * d->n : 256ull * d->n;
   uint64_t per = (d->remaining + d->n - 1) / d->n;
   uint64_t c = limit < per ? limit : per;
   if (c > d->remaining)
@@ -64,8 +64,8 @@ enum scheme
   S_ATOMIC,
   S_COUNT
 };
-static const char *scheme_name[S_COUNT] = { "static", "guided", "mutex",
-                                            "atomic" };
+static const char *scheme_name[S_COUNT]
+    = { "static", "guided", "mutex", "atomic" };
 
 static unsigned T;
 static uint64_t G;
@@ -107,8 +107,7 @@ drain (unsigned tid)
         }
       break;
     default:
-      while (atomic_fetch_add_explicit (&counter, 1, memory_order_relaxed)
-             < G)
+      while (atomic_fetch_add_explicit (&counter, 1, memory_order_relaxed) < G)
         {
           mine++;
           sum++;
@@ -145,9 +144,9 @@ prepare (void)
     {
     case S_STATIC:
     case S_GUIDED:
-      wgd_launch_init (launch, scheme == S_STATIC ? WGD_SCHED_STATIC
-                                                  : WGD_SCHED_GUIDED,
-                       G, T, T);
+      wgd_launch_init (
+          launch, scheme == S_STATIC ? WGD_SCHED_STATIC : WGD_SCHED_GUIDED, G,
+          T, T);
       break;
     case S_MUTEX:
       md.remaining = G;
@@ -176,8 +175,7 @@ main (int argc, char **argv)
         L = atoi (argv[++i]);
       else
         {
-          fprintf (stderr,
-                   "usage: %s --threads T --groups G [--launches L]\n",
+          fprintf (stderr, "usage: %s --threads T --groups G [--launches L]\n",
                    argv[0]);
           return 2;
         }

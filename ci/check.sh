@@ -22,5 +22,11 @@ if [ -z "$summary" ]; then
 fi
 failed=$(echo "$summary" | sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/')
 total=$(echo "$summary" | sed -E 's/.* failed out of ([0-9]+).*/\1/')
-echo "$((total - failed)) passed, $failed failed"
+# ctest counts a skipped test (SKIP_RETURN_CODE) as passed; we do not.
+skipped=$(sed -n '/^The following tests did not run:/,/^$/p' "$log" | grep -c '(Skipped)')
+if [ "$skipped" -gt 0 ]; then
+  echo "$skipped test(s) skipped, not counted as passed:"
+  sed -n '/^The following tests did not run:/,/^$/p' "$log" | grep '(Skipped)'
+fi
+echo "$((total - failed - skipped)) passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Usage: ci/pocl-source.sh DEST
+# Usage: ci/pocl-source.sh [--pristine] DEST
 #
-# Makes DEST a PoCL v7.1 source tree with patches/series applied.
+# Makes DEST a PoCL v7.1 source tree with patches/series applied (with
+# --pristine: without them).
 #
 # Where v7.1 comes from:
 #  - POCL_SOURCE unset: Debian's pocl-source 7.1-9 binary package (the whole
@@ -21,7 +22,12 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 . "$here/common.sh"
 top=$(cd "$here/.." && pwd -P)
 
-[ $# -eq 1 ] || ps_die "usage: ci/pocl-source.sh DEST"
+apply_series=1
+if [ "${1:-}" = --pristine ]; then
+  apply_series=0
+  shift
+fi
+[ $# -eq 1 ] || ps_die "usage: ci/pocl-source.sh [--pristine] DEST"
 dest=$1
 lock="$here/pocl-source.lock"
 cache=$(ps_cache_dir)
@@ -160,6 +166,13 @@ else
 fi
 
 series="$top/patches/series"
+if [ "$apply_series" = 0 ]; then
+  # The unpatched tree, e.g. for exporting the series (ci/yggdrasil).
+  rm -rf "$dest"
+  mkdir -p "$dest"
+  tar -C "$pristine" --exclude=./.git --exclude=./.pocl-steal-tree -cf - . | tar -C "$dest" -xf -
+  exit 0
+fi
 patch_sum=$(
   cat "$series"
   grep -v -e '^#' -e '^$' "$series" | while read -r p; do cat "$top/patches/$p"; done

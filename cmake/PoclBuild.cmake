@@ -2,6 +2,8 @@
 # prefixes that differ only in the pthread ('cpu') device:
 #   ${POCL_PREFIX_OURS}   driver/ (pocl-steal)
 #   ${POCL_PREFIX_STOCK}  PoCL's own lib/CL/devices/pthread, same flags
+#   ${POCL_PREFIX_TSAN}   driver/ built with -fsanitize=thread
+#   ${POCL_PREFIX_ASAN}   driver/ built with -fsanitize=address,undefined
 # Each has etc/OpenCL/vendors/pocl.icd for OCL_ICD_VENDORS.
 
 include(ExternalProject)
@@ -128,13 +130,21 @@ ExternalProject_Add(pocl-linked
   USES_TERMINAL_BUILD ON
   USES_TERMINAL_INSTALL ON)
 
-set(POCL_STOCK_MODULE
-  "${POCL_BUILD_DIR}/lib/CL/devices/pthread/stock/libpocl-devices-pthread.so")
+# The other prefixes are copies of ours with another pthread module: stock
+# (PoCL's own), tsan and asan (ours instrumented, for the sanitizer tests).
+set(_pthread_build "${POCL_BUILD_DIR}/lib/CL/devices/pthread")
+set(_prefix_commands "")
+foreach(v stock tsan asan)
+  string(TOUPPER ${v} _V)
+  set(POCL_PREFIX_${_V} "${CMAKE_BINARY_DIR}/prefix/${v}")
+  list(APPEND _prefix_commands
+    COMMAND "${CMAKE_COMMAND}"
+            "-DOURS=${POCL_PREFIX_OURS}" "-DSTOCK=${POCL_PREFIX_${_V}}"
+            "-DSTOCK_MODULE=${_pthread_build}/${v}/libpocl-devices-pthread.so"
+            -P "${PROJECT_SOURCE_DIR}/cmake/MakeStockPrefix.cmake")
+endforeach()
 add_custom_target(pocl-prefixes ALL
-  COMMAND "${CMAKE_COMMAND}"
-          "-DOURS=${POCL_PREFIX_OURS}" "-DSTOCK=${POCL_PREFIX_STOCK}"
-          "-DSTOCK_MODULE=${POCL_STOCK_MODULE}"
-          -P "${PROJECT_SOURCE_DIR}/cmake/MakeStockPrefix.cmake"
+  ${_prefix_commands}
   DEPENDS pocl
-  COMMENT "Installing the stock prefix next to ours"
+  COMMENT "Installing the stock, tsan and asan prefixes next to ours"
   VERBATIM)

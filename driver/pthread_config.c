@@ -5,6 +5,7 @@
 #include "pthread_config.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -104,4 +105,48 @@ pts_config_read (pts_config *c, char *(*getenv_fn) (const char *))
       c->spin_us = PTS_SPIN_US_DEFAULT;
       warn_bad_value ("POCL_PTHREAD_SPIN_US", v, accepted, used);
     }
+}
+
+unsigned
+pts_config_thread_count (char *(*getenv_fn) (const char *), unsigned cpus)
+{
+  static const char *const names[]
+      = { "POCL_MAX_PTHREAD_COUNT", "POCL_CPU_MAX_CU_COUNT",
+          "POCL_MAX_COMPUTE_UNITS" };
+  enum
+  {
+    NVARS = sizeof (names) / sizeof (names[0])
+  };
+  const unsigned limit = cpus > PTS_THREADS_MAX ? cpus : PTS_THREADS_MAX;
+  const char *values[NVARS];
+  unsigned parsed[NVARS];
+  bool ok[NVARS];
+  bool any_set = false;
+  unsigned result = 0;
+
+  for (unsigned i = 0; i < NVARS; ++i)
+    {
+      values[i] = getenv_fn (names[i]);
+      ok[i] = values[i] != NULL
+              && pts_parse_uint (values[i], UINT_MAX, &parsed[i])
+              && parsed[i] > 0;
+      any_set |= values[i] != NULL;
+      if (ok[i] && result == 0)
+        result = parsed[i] < limit ? parsed[i] : limit;
+    }
+  if (!any_set)
+    return 0;
+  if (result == 0)
+    result = cpus > 0 ? cpus : 1;
+
+  /* Warn once the outcome is known, so each warning says what is used.  */
+  char accepted[64], used[48];
+  snprintf (accepted, sizeof (accepted), "a whole number 1..%u", limit);
+  snprintf (used, sizeof (used), "%u threads", result);
+  for (unsigned i = 0; i < NVARS; ++i)
+    {
+      if (values[i] != NULL && (!ok[i] || parsed[i] > limit))
+        warn_bad_value (names[i], values[i], accepted, used);
+    }
+  return result;
 }

@@ -38,6 +38,24 @@ bool pts_parse_uint (const char *s, unsigned max, unsigned *out);
    is used.  getenv_fn is getenv, or a stand-in for tests.  */
 void pts_config_read (pts_config *c, char *(*getenv_fn) (const char *));
 
+/* The most worker threads a device gets from the environment, unless the
+   machine has more CPUs: enough to oversubscribe any machine of today many
+   times over, few enough that a typo cannot exhaust memory or the process's
+   thread limit.  */
+#define PTS_THREADS_MAX 1024
+
+/* The thread count the environment asks for, with PoCL's precedence:
+   POCL_MAX_PTHREAD_COUNT, then POCL_CPU_MAX_CU_COUNT, then
+   POCL_MAX_COMPUTE_UNITS.  The first of them set to a whole number
+   1..max(PTS_THREADS_MAX, cpus) is used, a larger one is lowered to that
+   limit with a warning; each one set to anything else (empty, 0, negative,
+   not a number) gets one warning and is passed over.  Returns 0 when none
+   is set, so that PoCL's count stands; cpus (the allowed CPUs) when some
+   are set but none is accepted.  PoCL reads the same variables with atoi,
+   which takes "8abc" for 8 and gives 4294967295 threads for -1.  */
+unsigned pts_config_thread_count (char *(*getenv_fn) (const char *),
+                                  unsigned cpus);
+
 /* Parses a 0/1 switch ("0", "1", with blanks around).  */
 bool pts_parse_switch (const char *s, bool *out);
 

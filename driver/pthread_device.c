@@ -27,6 +27,11 @@ GEN_PROTOTYPES (basic)
 #include "pthread_spin.h"
 #include "pthread_stats.h"
 
+/* One pool for all 'cpu' devices and their sub-devices, as in-tree PoCL.
+   Guarded by PoCL, which initialises and releases devices under its own
+   lock.  */
+static pt_pool pool;
+
 /* What host threads waiting on an event or a queue (clWaitForEvents,
    clFinish) wait with: a counter bumped when it finishes, which they watch
    for a while (pthread_spin.h), then a condition variable.  */
@@ -43,6 +48,22 @@ waitable_init (waitable *x)
   pthread_cond_init (&x->cond, NULL);
 }
 
+/* Called with the object's lock (*lock) held and the object not finished:
+   drops the lock and watches for a notification for a while, then takes
+   the lock again.  The caller then checks the object and sleeps on the
+   condition variable if it still has to.  */
+static void
+waitable_spin (waitable *x, pocl_lock_t *lock)
+{
+  if (x == NULL || pool.spin_ns == 0)
+    return;
+  uint64_t seen = atomic_load_explicit (&x->finished, memory_order_relaxed);
+  POCL_UNLOCK (*lock);
+  pt_spin_until_changed (&x->finished, seen, pool.spin_ns,
+                         pool.oversubscribed);
+  POCL_LOCK (*lock);
+}
+
 /* Called with the object's lock held.  relaxed: a watcher takes that lock
    before it looks at the object again.  */
 static void
@@ -52,13 +73,12 @@ waitable_notify (waitable *x)
   pthread_cond_broadcast (&x->cond);
 }
 
-/* One pool for all 'cpu' devices and their sub-devices, as in-tree PoCL.
-   Guarded by PoCL, which initialises and releases devices under its own
-   lock.  */
-static pt_pool pool;
 static unsigned pool_users;
 static pts_config config;
 static bool config_read;
+/* The thread count from the environment, validated
+   (pts_config_thread_count); 0: PoCL's count.  */
+static unsigned config_threads;
 
 static cl_bool device_available = CL_TRUE;
 static cl_bool device_unavailable = CL_FALSE;
@@ -94,8 +114,7 @@ pool_release (void)
 /* Statistics are printed when the device is released; PoCL releases
    devices only with POCL_ENABLE_UNINIT=1, so otherwise they are printed at
    exit, after stopping the workers.  */
-static void __attribute__ ((destructor))
-stats_at_exit (void)
+static void __attribute__ ((destructor)) stats_at_exit (void)
 {
   if (config.stats && pool_users > 0)
     {
@@ -163,18 +182,21 @@ pocl_pthread_init (unsigned j, cl_device_id device, const char *parameters)
     return err;
   pocl_init_dlhandle_cache ();
 
+  if (!config_read)
+    {
+      pts_config_read (&config, getenv);
+      config_threads = pts_config_thread_count (getenv, pt_allowed_cpus ());
+      config_read = true;
+    }
+  if (config_threads > 0)
+    device->max_compute_units = config_threads;
+
   device->max_sub_devices = device->max_compute_units;
   device->num_partition_properties
       = sizeof (partition_properties) / sizeof (partition_properties[0]);
   device->partition_properties = partition_properties;
   device->num_partition_types = 0;
   device->partition_type = NULL;
-
-  if (!config_read)
-    {
-      pts_config_read (&config, getenv);
-      config_read = true;
-    }
 
   err = pool_acquire (device);
   if (err != CL_SUCCESS)
@@ -246,15 +268,8 @@ pocl_pthread_join (cl_device_id device, cl_command_queue cq)
   (void)device;
   waitable *wq = cq->data;
   POCL_LOCK_OBJ (cq);
-  if (cq->command_count > 0 && pool.spin_ns > 0)
-    {
-      uint64_t seen
-          = atomic_load_explicit (&wq->finished, memory_order_relaxed);
-      POCL_UNLOCK_OBJ (cq);
-      pt_spin_until_changed (&wq->finished, seen, pool.spin_ns,
-                             pool.oversubscribed);
-      POCL_LOCK_OBJ (cq);
-    }
+  if (cq->command_count > 0)
+    waitable_spin (wq, &cq->pocl_lock);
   while (cq->command_count > 0)
     pthread_cond_wait (&wq->cond, &cq->pocl_lock);
   POCL_UNLOCK_OBJ (cq);
@@ -330,15 +345,8 @@ pocl_pthread_wait_event (cl_device_id device, cl_event event)
   (void)device;
   waitable *we = event->data;
   POCL_LOCK_OBJ (event);
-  if (event->status > CL_COMPLETE && we != NULL && pool.spin_ns > 0)
-    {
-      uint64_t seen
-          = atomic_load_explicit (&we->finished, memory_order_relaxed);
-      POCL_UNLOCK_OBJ (event);
-      pt_spin_until_changed (&we->finished, seen, pool.spin_ns,
-                             pool.oversubscribed);
-      POCL_LOCK_OBJ (event);
-    }
+  if (event->status > CL_COMPLETE)
+    waitable_spin (we, &event->pocl_lock);
   while (event->status > CL_COMPLETE)
     {
       if (we != NULL)

@@ -7,8 +7,12 @@
 
 #include "pthread_kernel.h"
 
+#if defined(__has_include)
+#if __has_include(<alloca.h>)
 #include <alloca.h>
-#include <stdlib.h>
+#endif
+#endif
+#include <stdlib.h> /* alloca on the BSDs */
 #include <string.h>
 
 #include "common.h"
@@ -92,8 +96,8 @@ pt_kernel_run_command (pt_pool *p, pt_worker *w, _cl_command_node *cmd)
       return;
     }
 
-  uint64_t groups = (uint64_t)pc->num_groups[0] * pc->num_groups[1]
-                    * pc->num_groups[2];
+  uint64_t groups
+      = (uint64_t)pc->num_groups[0] * pc->num_groups[1] * pc->num_groups[2];
   if (groups == 0)
     {
       complete_at_once (cmd, CL_SUCCESS, NULL);
@@ -250,8 +254,7 @@ pt_launch_participate (pt_pool *p, pt_worker *w, pt_launch *l)
          buffer and its output appears as it goes.  */
       if (printf_position > 0)
         {
-          pocl_write_printf_buffer ((char *)pc.printf_buffer,
-                                    printf_position);
+          pocl_write_printf_buffer ((char *)pc.printf_buffer, printf_position);
           printf_position = 0;
         }
 #endif

@@ -30,8 +30,8 @@ by_node_smt_core (const void *a, const void *b)
 }
 
 bool
-pt_place (const pt_cpu *cpus, unsigned ncpus, unsigned nthreads,
-          int *cpu_of, int *node_of)
+pt_place (const pt_cpu *cpus, unsigned ncpus, unsigned nthreads, int *cpu_of,
+          int *node_of)
 {
   pt_cpu *sorted = malloc (ncpus * sizeof (pt_cpu));
   unsigned *first = malloc ((ncpus + 1) * sizeof (unsigned));
@@ -120,7 +120,7 @@ pt_place (const pt_cpu *cpus, unsigned ncpus, unsigned nthreads,
 }
 
 /* Reads a small integer from a sysfs file; -1 if it cannot.  */
-static int
+static __attribute__ ((unused)) int
 read_int (const char *path)
 {
   FILE *f = fopen (path, "r");
@@ -135,7 +135,7 @@ read_int (const char *path)
 
 /* Rank of cpu in its core's sibling list ("0,32" or "0-1"); 0 if
    unknown.  */
-static int
+static __attribute__ ((unused)) int
 smt_rank (int cpu)
 {
   char path[128], buf[256];
@@ -179,6 +179,12 @@ smt_rank (int cpu)
 pt_cpu *
 pt_machine_read (unsigned *ncpus, bool *numa_known)
 {
+#ifndef __linux__
+  /* The allowed set and the topology are read the Linux way.  */
+  (void)ncpus;
+  *numa_known = false;
+  return NULL;
+#else
   cpu_set_t set;
   CPU_ZERO (&set);
   if (sched_getaffinity (0, sizeof (set), &set) != 0)
@@ -224,4 +230,5 @@ pt_machine_read (unsigned *ncpus, bool *numa_known)
     }
   *ncpus = k;
   return cpus;
+#endif
 }

@@ -13,7 +13,8 @@
        its CPUs (the caller warns once).
 
    pt_machine_read() gets the allowed set and topology of this process
-   (sched_getaffinity, libnuma for nodes when available, sysfs for cores).
+   (sched_getaffinity, libnuma for nodes when available, sysfs for cores);
+   Linux only, elsewhere it returns NULL and the threads run unpinned.
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 

@@ -222,6 +222,7 @@ warn (const char *fmt, ...)
 static void
 pin_self (pt_pool *p, pt_worker *w)
 {
+#ifdef __linux__
   static atomic_flag warned = ATOMIC_FLAG_INIT;
   cpu_set_t set;
   CPU_ZERO (&set);
@@ -233,6 +234,10 @@ pin_self (pt_pool *p, pt_worker *w)
     warn ("POCL_AFFINITY=1: could not pin a thread to CPU %d (%s); the "
           "threads run unpinned\n",
           p->cpu_of[w->index], strerror (err));
+#else
+  (void)p;
+  (void)w;
+#endif
 }
 
 static void *
@@ -242,9 +247,11 @@ worker_main (void *arg)
   pt_pool *p = w->pool;
 
   /* A name for top, gdb and the tests: "pocl-cpu-<index>".  */
+#ifdef __linux__
   char name[16];
   snprintf (name, sizeof (name), "pocl-cpu-%u", w->index);
   pthread_setname_np (pthread_self (), name);
+#endif
   if (p->cpu_of != NULL)
     pin_self (p, w);
 
@@ -339,8 +346,13 @@ place_workers (pt_pool *p)
   pt_cpu *cpus = pt_machine_read (&ncpus, &numa_known);
   if (cpus == NULL)
     {
+#ifdef __linux__
       warn ("POCL_AFFINITY=1: could not read the CPUs this process may run "
             "on; the threads run unpinned\n");
+#else
+      warn ("POCL_AFFINITY=1 is supported on Linux only; the threads run "
+            "unpinned\n");
+#endif
       return;
     }
   if (!numa_known)
@@ -401,6 +413,43 @@ stop_workers (pt_pool *p, unsigned n,
   pthread_mutex_destroy (&p->lock);
 }
 
+#ifdef ENABLE_SIGFPE_HANDLER
+/* PoCL ignores SIGFPE (integer division by zero in a kernel) on the
+   threads in a list that has a fixed size (2048 in 7.1), is not bounds-
+   checked and never shrinks.  Workers are started afresh each time PoCL
+   shuts the device down and brings it back (POCL_ENABLE_UNINIT), so
+   registering every new worker would overrun it after enough rounds.
+   glibc mostly hands a new thread the pthread_t of a joined one, so each
+   value is registered once, and no more than SIGFPE_BUDGET in all, well
+   under PoCL's size.  Only touched in pt_pool_start, which PoCL calls
+   under its device lock.  */
+#define SIGFPE_BUDGET 1024
+static pthread_t sigfpe_registered[SIGFPE_BUDGET];
+static unsigned sigfpe_count;
+
+static void
+ignore_sigfpe_once (pthread_t t)
+{
+  for (unsigned i = 0; i < sigfpe_count; ++i)
+    if (pthread_equal (sigfpe_registered[i], t))
+      return;
+  if (sigfpe_count == SIGFPE_BUDGET)
+    {
+      static bool warned;
+      if (!warned)
+        fprintf (stderr,
+                 "pocl: warning: %u worker threads registered with "
+                 "PoCL's SIGFPE handler; integer division by zero in a "
+                 "kernel on newer workers is no longer caught\n",
+                 SIGFPE_BUDGET);
+      warned = true;
+      return;
+    }
+  sigfpe_registered[sigfpe_count++] = t;
+  pocl_ignore_sigfpe_for_thread (t);
+}
+#endif
+
 cl_int
 pt_pool_start (pt_pool *p, cl_device_id dev, const pts_config *cfg)
 {
@@ -409,8 +458,8 @@ pt_pool_start (pt_pool *p, cl_device_id dev, const pts_config *cfg)
   p->num_threads = dev->max_compute_units > 0 ? dev->max_compute_units : 1;
   /* The margin for aligning local buffers is the one in-tree PoCL uses:
      pocl_setup_kernel_arg_array_with_locals may align each one up.  */
-  p->local_mem_size = dev->local_mem_size
-                      + dev->max_parameter_size * MAX_EXTENDED_ALIGNMENT;
+  p->local_mem_size
+      = dev->local_mem_size + dev->max_parameter_size * MAX_EXTENDED_ALIGNMENT;
   p->printf_buffer_size = dev->printf_buffer_size;
   pthread_mutex_init (&p->lock, NULL);
 
@@ -430,8 +479,8 @@ pt_pool_start (pt_pool *p, cl_device_id dev, const pts_config *cfg)
       w->index = i;
       pthread_cond_init (&w->wake, NULL);
       /* Allocated here, first touched by the worker that uses them.  */
-      w->local_mem = pocl_aligned_malloc (MAX_EXTENDED_ALIGNMENT,
-                                          p->local_mem_size);
+      w->local_mem
+          = pocl_aligned_malloc (MAX_EXTENDED_ALIGNMENT, p->local_mem_size);
       w->printf_buffer = pocl_aligned_malloc (MAX_EXTENDED_ALIGNMENT,
                                               p->printf_buffer_size);
       if (w->local_mem == NULL || w->printf_buffer == NULL)
@@ -467,7 +516,7 @@ pt_pool_start (pt_pool *p, cl_device_id dev, const pts_config *cfg)
         }
 #ifdef ENABLE_SIGFPE_HANDLER
       /* Integer division by zero in a kernel must not kill the process. */
-      pocl_ignore_sigfpe_for_thread (w->thread);
+      ignore_sigfpe_once (w->thread);
 #endif
     }
   pthread_attr_destroy (&attr);

@@ -8,6 +8,7 @@
 
 #include <sched.h>
 #include <time.h>
+#include <unistd.h>
 
 static inline uint64_t
 now_ns (void)
@@ -23,7 +24,7 @@ cpu_relax (void)
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause ();
 #elif defined(__aarch64__)
-  __asm__ __volatile__ ("yield");
+  __asm__ __volatile__("yield");
 #endif
 }
 
@@ -53,12 +54,21 @@ pt_spin_until_changed (_Atomic uint64_t *counter, uint64_t seen, uint64_t ns,
     }
 }
 
+unsigned
+pt_allowed_cpus (void)
+{
+#ifdef __linux__
+  cpu_set_t set;
+  CPU_ZERO (&set);
+  if (sched_getaffinity (0, sizeof (set), &set) == 0 && CPU_COUNT (&set) > 0)
+    return (unsigned)CPU_COUNT (&set);
+#endif
+  long online = sysconf (_SC_NPROCESSORS_ONLN);
+  return online > 0 ? (unsigned)online : 1;
+}
+
 bool
 pt_oversubscribed (unsigned threads)
 {
-  cpu_set_t set;
-  CPU_ZERO (&set);
-  if (sched_getaffinity (0, sizeof (set), &set) != 0)
-    return true;
-  return threads + 1 > (unsigned)CPU_COUNT (&set);
+  return threads + 1 > pt_allowed_cpus ();
 }

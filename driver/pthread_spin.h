@@ -29,4 +29,8 @@ bool pt_spin_until_changed (_Atomic uint64_t *counter, uint64_t seen,
    this process may run on: then spinners yield.  */
 bool pt_oversubscribed (unsigned threads);
 
+/* The number of CPUs this process may run on (its affinity mask where
+   there is one, else the online CPUs); at least 1.  */
+unsigned pt_allowed_cpus (void);
+
 #endif /* POCL_STEAL_PTHREAD_SPIN_H */

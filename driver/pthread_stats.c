@@ -40,14 +40,13 @@ pts_print (FILE *out, unsigned num_threads,
       const pts_sched_stats *t = &total[s];
       if (t->launches == 0 && t->joins == 0)
         continue;
-      fprintf (out,
-               "pocl: pthread stats: %s %" PRIu64 " %" PRIu64 " %" PRIu64
-               " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-               "\n",
-               wgd_schedule_name ((wgd_schedule)s), t->launches,
-               t->dispatch.groups, t->dispatch.home_groups,
-               t->dispatch.takeovers, t->dispatch.steals, t->dispatch.remote,
-               t->joins, t->fruitless_joins);
+      fprintf (
+          out,
+          "pocl: pthread stats: %s %" PRIu64 " %" PRIu64 " %" PRIu64
+          " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+          wgd_schedule_name ((wgd_schedule)s), t->launches, t->dispatch.groups,
+          t->dispatch.home_groups, t->dispatch.takeovers, t->dispatch.steals,
+          t->dispatch.remote, t->joins, t->fruitless_joins);
     }
   fflush (out);
 }

@@ -17,8 +17,8 @@
 
 typedef struct
 {
-  uint64_t launches;       /* kernel launches prepared by this thread */
-  uint64_t joins;          /* times this thread joined a launch */
+  uint64_t launches;        /* kernel launches prepared by this thread */
+  uint64_t joins;           /* times this thread joined a launch */
   uint64_t fruitless_joins; /* ... and found no work-group left */
   wgd_thread_stats dispatch;
 } pts_sched_stats;

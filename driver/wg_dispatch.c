@@ -28,8 +28,8 @@
 #include <string.h>
 #include <strings.h>
 
-_Static_assert (ATOMIC_LLONG_LOCK_FREE == 2,
-                "the dispatcher needs lock-free 64-bit atomics");
+_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2,
+               "the dispatcher needs lock-free 64-bit atomics");
 
 /* Guided rule constants: PoCL's POCL_PTHREAD_MIN_WGS / POCL_PTHREAD_MAX_WGS.
  */
@@ -118,8 +118,8 @@ wgd_launch_init_units (wgd_launch *l, wgd_schedule schedule,
   l->grain = num_groups <= max_units
                  ? 1
                  : num_groups / max_units + (num_groups % max_units != 0);
-  l->num_units = (uint32_t)(num_groups / l->grain
-                            + (num_groups % l->grain != 0));
+  l->num_units
+      = (uint32_t)(num_groups / l->grain + (num_groups % l->grain != 0));
 
   /* relaxed: the launch is published to other threads by the caller with
      release/acquire (see wgd_launch_init in the header).  */
@@ -185,9 +185,9 @@ hand_out (wgd_launch *l, unsigned tid, uint32_t ub, uint32_t ue,
   uint64_t n = out->end - out->begin;
   /* relaxed: a hint for threads choosing a launch (see wgd_unclaimed); the
      read-modify-write makes exactly one claim see the count reach 0.  */
-  out->last = atomic_fetch_sub_explicit (&l->unclaimed, n,
-                                         memory_order_relaxed)
-              == n;
+  out->last
+      = atomic_fetch_sub_explicit (&l->unclaimed, n, memory_order_relaxed)
+        == n;
   if (stats)
     {
       stats->claims++;
@@ -217,10 +217,9 @@ claim_own (wgd_launch *l, unsigned tid, wgd_range *out,
         return false;
       uint32_t b = word_begin (w);
       uint32_t k = half_at_least_one (n);
-      if (atomic_compare_exchange_weak_explicit (word, &w,
-                                                 pack (b + k, word_end (w)),
-                                                 memory_order_relaxed,
-                                                 memory_order_relaxed))
+      if (atomic_compare_exchange_weak_explicit (
+              word, &w, pack (b + k, word_end (w)), memory_order_relaxed,
+              memory_order_relaxed))
         return hand_out (l, tid, b, b + k, out, stats);
     }
 }
@@ -264,8 +263,8 @@ take_over (wgd_launch *l, unsigned tid, bool local, uint32_t *b, uint32_t *e,
 /* Steals the back half (rounded up) of the fullest block of a thread on
    (local) or off (!local) tid's node.  Fails when all those are empty.  */
 static bool
-steal_half (wgd_launch *l, unsigned tid, bool local, uint32_t *b,
-            uint32_t *e, unsigned *victim)
+steal_half (wgd_launch *l, unsigned tid, bool local, uint32_t *b, uint32_t *e,
+            unsigned *victim)
 {
   const unsigned nt = l->num_threads;
   for (;;)
@@ -278,8 +277,8 @@ steal_half (wgd_launch *l, unsigned tid, bool local, uint32_t *b,
           unsigned v = (tid + i) % nt;
           if (same_node (l, tid, v) != local)
             continue;
-          uint64_t w
-              = atomic_load_explicit (&l->blocks[v].word, memory_order_relaxed);
+          uint64_t w = atomic_load_explicit (&l->blocks[v].word,
+                                             memory_order_relaxed);
           uint32_t n = word_len (w);
           if (n > best_n)
             {
@@ -366,10 +365,9 @@ claim_guided (wgd_launch *l, unsigned tid, wgd_range *out,
       uint64_t chunk = limit < per_thread ? limit : per_thread;
       if (chunk > rem)
         chunk = rem;
-      if (atomic_compare_exchange_weak_explicit (&l->unclaimed, &rem,
-                                                 rem - chunk,
-                                                 memory_order_relaxed,
-                                                 memory_order_relaxed))
+      if (atomic_compare_exchange_weak_explicit (
+              &l->unclaimed, &rem, rem - chunk, memory_order_relaxed,
+              memory_order_relaxed))
         {
           out->begin = l->num_groups - rem;
           out->end = out->begin + chunk;

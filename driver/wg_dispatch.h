@@ -42,130 +42,129 @@ extern "C"
 
 #define WGD_CACHELINE 64
 
-typedef enum
-{
-  WGD_SCHED_STATIC = 0,
-  WGD_SCHED_GUIDED = 1
-} wgd_schedule;
+  typedef enum
+  {
+    WGD_SCHED_STATIC = 0,
+    WGD_SCHED_GUIDED = 1
+  } wgd_schedule;
 
-/* Work-groups [begin, end) by linear index.  */
-typedef struct
-{
-  uint64_t begin;
-  uint64_t end;
-  /* This claim took the last unclaimed work-groups of the launch: exactly
-     one claim per launch has it, so its thread can retire the launch from
-     wherever threads look for work.  */
-  bool last;
-} wgd_range;
+  /* Work-groups [begin, end) by linear index.  */
+  typedef struct
+  {
+    uint64_t begin;
+    uint64_t end;
+    /* This claim took the last unclaimed work-groups of the launch: exactly
+       one claim per launch has it, so its thread can retire the launch from
+       wherever threads look for work.  */
+    bool last;
+  } wgd_range;
 
-/* Counters of one thread, written by that thread only.  */
-typedef struct
-{
-  uint64_t claims;       /* successful claims (ranges handed out) */
-  uint64_t groups;       /* work-groups handed out */
-  uint64_t home_groups;  /* ... of which lay in the thread's own block */
-  uint64_t takeovers;    /* whole blocks taken from threads not started */
-  uint64_t steals;       /* back halves stolen from started blocks */
-  uint64_t remote;       /* ... takeovers and steals across NUMA nodes */
-} wgd_thread_stats;
+  /* Counters of one thread, written by that thread only.  */
+  typedef struct
+  {
+    uint64_t claims;      /* successful claims (ranges handed out) */
+    uint64_t groups;      /* work-groups handed out */
+    uint64_t home_groups; /* ... of which lay in the thread's own block */
+    uint64_t takeovers;   /* whole blocks taken from threads not started */
+    uint64_t steals;      /* back halves stolen from started blocks */
+    uint64_t remote;      /* ... takeovers and steals across NUMA nodes */
+  } wgd_thread_stats;
 
-/* One thread's block under the static schedule: a packed (begin, end) pair
-   of 32-bit unit indices.  Alone on its cache line, because its owner CASes
-   it on every claim.  */
-typedef struct
-{
-  alignas (WGD_CACHELINE) _Atomic uint64_t word;
-  /* The block as dealt; a word still equal to it has not been started.  */
-  uint64_t initial;
-} wgd_block;
+  /* One thread's block under the static schedule: a packed (begin, end) pair
+     of 32-bit unit indices.  Alone on its cache line, because its owner CASes
+     it on every claim.  */
+  typedef struct
+  {
+    alignas (WGD_CACHELINE) _Atomic uint64_t word;
+    /* The block as dealt; a word still equal to it has not been started.  */
+    uint64_t initial;
+  } wgd_block;
 
-typedef struct
-{
-  /* Work-groups not yet handed out.  Never below the true number: claims
-     subtract after they succeed.  Read without locks by threads deciding
-     whether to join the launch at all.  */
-  alignas (WGD_CACHELINE) _Atomic uint64_t unclaimed;
+  typedef struct
+  {
+    /* Work-groups not yet handed out.  Never below the true number: claims
+       subtract after they succeed.  Read without locks by threads deciding
+       whether to join the launch at all.  */
+    alignas (WGD_CACHELINE) _Atomic uint64_t unclaimed;
 
-  /* Work-groups finished; the caller whose wgd_finish() brings it to
-     num_groups completes the launch.  */
-  alignas (WGD_CACHELINE) _Atomic uint64_t finished;
+    /* Work-groups finished; the caller whose wgd_finish() brings it to
+       num_groups completes the launch.  */
+    alignas (WGD_CACHELINE) _Atomic uint64_t finished;
 
-  alignas (WGD_CACHELINE) uint64_t num_groups;
-  wgd_schedule schedule;
-  unsigned num_threads;    /* threads of the (sub)device: blocks */
-  unsigned guided_threads; /* n of the guided rule: the whole pool */
-  /* Static: blocks are dealt in units of `grain` consecutive work-groups,
-     so that unit indices fit the 32-bit halves of a block word.  grain is 1
-     below 2^32 work-groups, which is every launch a CPU finishes in
-     reasonable time; above, a unit is a few work-groups and every
-     work-group is still run exactly once.  We chose this over a 128-bit CAS
-     (cmpxchg16b is not on every x86-64 and goes through libatomic) and over
-     a lock per block.  */
-  uint64_t grain;
-  uint32_t num_units;
-  /* NUMA node of each thread, or NULL (one node): thieves look on their
-     own node first.  */
-  const int *node_of;
-  wgd_block blocks[];
-} wgd_launch;
+    alignas (WGD_CACHELINE) uint64_t num_groups;
+    wgd_schedule schedule;
+    unsigned num_threads;    /* threads of the (sub)device: blocks */
+    unsigned guided_threads; /* n of the guided rule: the whole pool */
+    /* Static: blocks are dealt in units of `grain` consecutive work-groups,
+       so that unit indices fit the 32-bit halves of a block word.  grain is 1
+       below 2^32 work-groups, which is every launch a CPU finishes in
+       reasonable time; above, a unit is a few work-groups and every
+       work-group is still run exactly once.  We chose this over a 128-bit CAS
+       (cmpxchg16b is not on every x86-64 and goes through libatomic) and over
+       a lock per block.  */
+    uint64_t grain;
+    uint32_t num_units;
+    /* NUMA node of each thread, or NULL (one node): thieves look on their
+       own node first.  */
+    const int *node_of;
+    wgd_block blocks[];
+  } wgd_launch;
 
 /* The largest number of units a static launch uses; tests lower it to
    exercise grain > 1 without 2^32 work-groups.  */
 #define WGD_MAX_UNITS UINT32_MAX
 
-/* Bytes to allocate (with WGD_CACHELINE alignment) for a launch over
-   num_threads threads.  */
-size_t wgd_launch_size (unsigned num_threads);
+  /* Bytes to allocate (with WGD_CACHELINE alignment) for a launch over
+     num_threads threads.  */
+  size_t wgd_launch_size (unsigned num_threads);
 
-/* Prepares a launch of num_groups work-groups over num_threads threads.
-   guided_threads is the n of the guided rule (ignored by static).  Must be
-   published to the other threads with release/acquire ordering (a lock or
-   a queue) before they call wgd_claim().  */
-void wgd_launch_init (wgd_launch *l, wgd_schedule schedule,
-                      uint64_t num_groups, unsigned num_threads,
-                      unsigned guided_threads);
+  /* Prepares a launch of num_groups work-groups over num_threads threads.
+     guided_threads is the n of the guided rule (ignored by static).  Must be
+     published to the other threads with release/acquire ordering (a lock or
+     a queue) before they call wgd_claim().  */
+  void wgd_launch_init (wgd_launch *l, wgd_schedule schedule,
+                        uint64_t num_groups, unsigned num_threads,
+                        unsigned guided_threads);
 
-/* As wgd_launch_init, with at most max_units units per static launch.  */
-void wgd_launch_init_units (wgd_launch *l, wgd_schedule schedule,
-                            uint64_t num_groups, unsigned num_threads,
-                            unsigned guided_threads, uint32_t max_units);
+  /* As wgd_launch_init, with at most max_units units per static launch.  */
+  void wgd_launch_init_units (wgd_launch *l, wgd_schedule schedule,
+                              uint64_t num_groups, unsigned num_threads,
+                              unsigned guided_threads, uint32_t max_units);
 
-/* Tells the launch each thread's NUMA node (node_of[tid], kept by the
-   caller for the launch's life; NULL: one node).  Call after init and
-   before publishing the launch.  */
-void wgd_launch_set_nodes (wgd_launch *l, const int *node_of);
+  /* Tells the launch each thread's NUMA node (node_of[tid], kept by the
+     caller for the launch's life; NULL: one node).  Call after init and
+     before publishing the launch.  */
+  void wgd_launch_set_nodes (wgd_launch *l, const int *node_of);
 
-/* Claims the next work-groups for thread tid (0 <= tid < num_threads).
-   Returns false when every work-group has been handed out, as far as this
-   thread can see; the caller then leaves the launch.  stats may be NULL.  */
-bool wgd_claim (wgd_launch *l, unsigned tid, wgd_range *out,
-                wgd_thread_stats *stats);
+  /* Claims the next work-groups for thread tid (0 <= tid < num_threads).
+     Returns false when every work-group has been handed out, as far as this
+     thread can see; the caller then leaves the launch.  stats may be NULL.  */
+  bool wgd_claim (wgd_launch *l, unsigned tid, wgd_range *out,
+                  wgd_thread_stats *stats);
 
-/* Reports n work-groups of this launch done.  Returns true for exactly one
-   call: the one that finishes the last work-group.  Release/acquire: what
-   every thread did for the launch happens before that call returns.  */
-bool wgd_finish (wgd_launch *l, uint64_t n);
+  /* Reports n work-groups of this launch done.  Returns true for exactly one
+     call: the one that finishes the last work-group.  Release/acquire: what
+     every thread did for the launch happens before that call returns.  */
+  bool wgd_finish (wgd_launch *l, uint64_t n);
 
-/* Unclaimed work-groups, read without ordering: a hint for skipping a
-   launch.  0 means every work-group has been handed out.  */
-static inline uint64_t
-wgd_unclaimed (wgd_launch *l)
-{
-  /* relaxed: the count only decreases, so any value read is at least the
-     true one; reading 0 can only mean nothing is left.  No other data is
-     read on the strength of it.  */
-  return atomic_load_explicit (&l->unclaimed, memory_order_relaxed);
-}
+  /* Unclaimed work-groups, read without ordering: a hint for skipping a
+     launch.  0 means every work-group has been handed out.  */
+  static inline uint64_t wgd_unclaimed (wgd_launch *l)
+  {
+    /* relaxed: the count only decreases, so any value read is at least the
+       true one; reading 0 can only mean nothing is left.  No other data is
+       read on the strength of it.  */
+    return atomic_load_explicit (&l->unclaimed, memory_order_relaxed);
+  }
 
-/* The thread whose initial block holds work-group g (static schedule).  */
-unsigned wgd_home_thread (const wgd_launch *l, uint64_t g);
+  /* The thread whose initial block holds work-group g (static schedule).  */
+  unsigned wgd_home_thread (const wgd_launch *l, uint64_t g);
 
-/* Parses a schedule name ("static", "guided"; case and surrounding blanks
-   ignored).  Returns false for anything else.  */
-bool wgd_parse_schedule (const char *s, wgd_schedule *out);
+  /* Parses a schedule name ("static", "guided"; case and surrounding blanks
+     ignored).  Returns false for anything else.  */
+  bool wgd_parse_schedule (const char *s, wgd_schedule *out);
 
-const char *wgd_schedule_name (wgd_schedule s);
+  const char *wgd_schedule_name (wgd_schedule s);
 
 #ifdef __cplusplus
 }

@@ -13,42 +13,130 @@
 
 #include "pthread_config.h"
 
-static const char *fake_name, *fake_value;
+/* The stand-in environment: up to three NAME=VALUE pairs.  */
+static const char *fake_env[3][2];
 
 static char *
 fake_getenv (const char *name)
 {
-  if (fake_name && strcmp (name, fake_name) == 0)
-    return (char *)fake_value;
+  for (int i = 0; i < 3; ++i)
+    if (fake_env[i][0] && strcmp (name, fake_env[i][0]) == 0)
+      return (char *)fake_env[i][1];
   return NULL;
 }
 
-/* Reads the config with only NAME=VALUE set; returns the warnings printed
-   (stderr is captured through a pipe).  */
-static int
-read_with (const char *name, const char *value, pts_config *c, char *msg,
-           size_t msglen)
+static void
+fake_set (const char *n0, const char *v0, const char *n1, const char *v1,
+          const char *n2, const char *v2)
 {
-  int fds[2];
-  if (pipe (fds) != 0)
+  const char *pairs[3][2] = { { n0, v0 }, { n1, v1 }, { n2, v2 } };
+  memcpy (fake_env, pairs, sizeof (fake_env));
+}
+
+/* stderr goes into a pipe from here ...  */
+static int capture_fds[2], capture_saved;
+
+static void
+capture_begin (void)
+{
+  if (pipe (capture_fds) != 0)
     exit (2);
   fflush (stderr);
-  int saved = dup (2);
-  dup2 (fds[1], 2);
-  fake_name = name;
-  fake_value = value;
-  pts_config_read (c, fake_getenv);
+  capture_saved = dup (2);
+  dup2 (capture_fds[1], 2);
+}
+
+/* ... to here, into msg; returns the number of warnings in it.  */
+static int
+capture_end (char *msg, size_t msglen)
+{
   fflush (stderr);
-  dup2 (saved, 2);
-  close (saved);
-  close (fds[1]);
-  ssize_t n = read (fds[0], msg, msglen - 1);
-  close (fds[0]);
+  dup2 (capture_saved, 2);
+  close (capture_saved);
+  close (capture_fds[1]);
+  ssize_t n = read (capture_fds[0], msg, msglen - 1);
+  close (capture_fds[0]);
   msg[n > 0 ? n : 0] = '\0';
   int warnings = 0;
   for (char *p = msg; (p = strstr (p, "pocl: warning:")) != NULL; ++p)
     ++warnings;
   return warnings;
+}
+
+/* Reads the config with only NAME=VALUE set; returns the warnings printed.  */
+static int
+read_with (const char *name, const char *value, pts_config *c, char *msg,
+           size_t msglen)
+{
+  fake_set (name, value, NULL, NULL, NULL, NULL);
+  capture_begin ();
+  pts_config_read (c, fake_getenv);
+  return capture_end (msg, msglen);
+}
+
+#define MAXP "POCL_MAX_PTHREAD_COUNT"
+#define CU "POCL_CPU_MAX_CU_COUNT"
+#define MCU "POCL_MAX_COMPUTE_UNITS"
+
+/* The thread-count variables: PoCL's precedence, a warning for each bad
+   value, the allowed CPUs when none is good, a cap against typos.  */
+static int
+check_thread_counts (void)
+{
+  int failures = 0;
+  struct
+  {
+    const char *v[3]; /* POCL_MAX_PTHREAD_COUNT, _CPU_MAX_CU_, _MAX_COMPUTE_ */
+    unsigned cpus, want;
+    int warnings;
+  } cases[] = {
+    { { NULL, NULL, NULL }, 2, 0, 0 },
+    { { NULL, "64", NULL }, 2, 64, 0 },
+    { { NULL, " 8 ", NULL }, 2, 8, 0 },
+    { { NULL, NULL, "1" }, 2, 1, 0 },
+    { { "3", "5", "7" }, 2, 3, 0 },
+    { { NULL, "5", "7" }, 2, 5, 0 },
+    { { NULL, "", NULL }, 2, 2, 1 },
+    { { NULL, "0", NULL }, 6, 6, 1 },
+    { { NULL, "-1", NULL }, 2, 2, 1 },
+    { { NULL, NULL, "-1" }, 2, 2, 1 },
+    { { NULL, "8abc", NULL }, 2, 2, 1 },
+    { { NULL, "4.5", NULL }, 2, 2, 1 },
+    { { NULL, "many", "4" }, 2, 4, 1 },
+    { { "x", "-3", "4" }, 2, 4, 2 },
+    { { "x", "-3", "" }, 3, 3, 3 },
+    { { NULL, "1025", NULL }, 2, PTS_THREADS_MAX, 1 },
+    { { NULL, "99999999999", NULL }, 2, 2, 1 },
+    { { NULL, "4096", NULL }, 2048, 2048, 1 },
+    { { NULL, "2048", NULL }, 2048, 2048, 0 },
+    { { NULL, "1024", NULL }, 2, 1024, 0 },
+  };
+  for (size_t i = 0; i < sizeof (cases) / sizeof (cases[0]); ++i)
+    {
+      char msg[1024];
+      fake_set (MAXP, cases[i].v[0], CU, cases[i].v[1], MCU, cases[i].v[2]);
+      capture_begin ();
+      unsigned got = pts_config_thread_count (fake_getenv, cases[i].cpus);
+      int warnings = capture_end (msg, sizeof (msg));
+      char used[64];
+      snprintf (used, sizeof (used), "using %u threads", got);
+      int ok = got == cases[i].want && warnings == cases[i].warnings
+               && (warnings == 0 || strstr (msg, used) != NULL);
+      printf ("threads %s/%s/%s, %u cpus -> %u, %d warning(s)%s\n",
+              cases[i].v[0] ? cases[i].v[0] : "-",
+              cases[i].v[1] ? cases[i].v[1] : "-",
+              cases[i].v[2] ? cases[i].v[2] : "-", cases[i].cpus, got,
+              warnings, ok ? "" : "  WRONG");
+      if (!ok)
+        {
+          fprintf (stderr,
+                   "FAIL: thread count case %zu: got %u (want %u), "
+                   "%d warnings (want %d): %s\n",
+                   i, got, cases[i].want, warnings, cases[i].warnings, msg);
+          ++failures;
+        }
+    }
+  return failures;
 }
 
 int
@@ -58,7 +146,7 @@ main (void)
   struct
   {
     const char *name, *value;
-    int ok; /* accepted */
+    int ok;          /* accepted */
     int field, want; /* 0 schedule, 1 stats, 2 skip, 3 affinity, 4 spin */
   } cases[] = {
     { "POCL_PTHREAD_SCHEDULE", "static", 1, 0, WGD_SCHED_STATIC },
@@ -98,8 +186,8 @@ main (void)
     {
       pts_config c;
       char msg[1024];
-      int warnings = read_with (cases[i].name, cases[i].value, &c, msg,
-                                sizeof (msg));
+      int warnings
+          = read_with (cases[i].name, cases[i].value, &c, msg, sizeof (msg));
       int got = cases[i].field == 0   ? (int)c.schedule
                 : cases[i].field == 1 ? c.stats
                 : cases[i].field == 2 ? c.skip_claimed
@@ -109,8 +197,7 @@ main (void)
       snprintf (quoted, sizeof (quoted), "%s='%s'", cases[i].name,
                 cases[i].value);
       int named = strstr (msg, quoted) != NULL && strstr (msg, "accepted:");
-      int ok = got == cases[i].want
-               && warnings == (cases[i].ok ? 0 : 1)
+      int ok = got == cases[i].want && warnings == (cases[i].ok ? 0 : 1)
                && (cases[i].ok || named);
       printf ("%-40s -> %d, %d warning(s)%s\n", quoted, got, warnings,
               ok ? "" : "  WRONG");
@@ -131,6 +218,7 @@ main (void)
       fprintf (stderr, "FAIL: the defaults are wrong\n");
       ++failures;
     }
+  failures += check_thread_counts ();
   if (failures)
     return 1;
   printf ("all config checks passed\n");

@@ -32,22 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../check.h"
 #include "wg_dispatch.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                      \
-  do                                                                          \
-    {                                                                         \
-      if (!(cond))                                                            \
-        {                                                                     \
-          fprintf (stderr, "FAIL %s:%d: ", __FILE__, __LINE__);               \
-          fprintf (stderr, __VA_ARGS__);                                      \
-          fputc ('\n', stderr);                                               \
-          ++failures;                                                         \
-        }                                                                     \
-    }                                                                         \
-  while (0)
 
 enum cost_kind
 {
@@ -273,11 +259,14 @@ exactly_once_matrix (int quick)
         for (unsigned i = 0; i < n; ++i)
           {
             uint64_t G = sizes[i];
-            run_config cfg
-                = { (wgd_schedule)sc, T, G,
-                    G <= 2000 ? COST_RANDOM : COST_NONE,
-                    (i % 2) ? DELAY_RANDOM : DELAY_NONE, i * 31 + T, 0,
-                    (int)(i % 3 == 1) };
+            run_config cfg = { (wgd_schedule)sc,
+                               T,
+                               G,
+                               G <= 2000 ? COST_RANDOM : COST_NONE,
+                               (i % 2) ? DELAY_RANDOM : DELAY_NONE,
+                               i * 31 + T,
+                               0,
+                               (int)(i % 3 == 1) };
             run_one (&cfg);
             ++runs;
           }
@@ -303,8 +292,14 @@ static_locality (int assert_it)
   double best = 0;
   for (int attempt = 0; attempt < 5 && best < 0.99; ++attempt)
     {
-      run_config cfg = { WGD_SCHED_STATIC, T, 20000ull * T, COST_FLAT,
-                         DELAY_NONE, 17u + attempt, 5000, 0 };
+      run_config cfg = { WGD_SCHED_STATIC,
+                         T,
+                         20000ull * T,
+                         COST_FLAT,
+                         DELAY_NONE,
+                         17u + attempt,
+                         5000,
+                         0 };
       double f = run_one (&cfg);
       if (f > best)
         best = f;
@@ -312,8 +307,7 @@ static_locality (int assert_it)
   printf ("static locality, %u threads, balanced: %.4f on home thread\n", T,
           best);
   if (assert_it)
-    CHECK (best >= 0.99, "balanced static launch ran only %.4f at home",
-           best);
+    CHECK (best >= 0.99, "balanced static launch ran only %.4f at home", best);
 }
 
 typedef struct
@@ -380,8 +374,9 @@ static_late_thread (void)
   CHECK (args[L].ran == 0, "the late thread still found %" PRIu64 " groups",
          args[L].ran);
   CHECK (takeovers >= 1, "nobody took the late thread's block over");
-  CHECK (total == G && finishers == 1, "ran %" PRIu64 " of %" PRIu64
-         " groups, %u finishers", total, G, finishers);
+  CHECK (total == G && finishers == 1,
+         "ran %" PRIu64 " of %" PRIu64 " groups, %u finishers", total, G,
+         finishers);
   free (l);
 }
 
@@ -459,8 +454,8 @@ tiling (uint64_t G, unsigned T, uint32_t max_units)
       next = all[i].end;
     }
   CHECK (ok && next == G,
-         "G=%" PRIu64 " T=%u units<=%u: claimed ranges do not tile [0, G)",
-         G, T, max_units);
+         "G=%" PRIu64 " T=%u units<=%u: claimed ranges do not tile [0, G)", G,
+         T, max_units);
   printf ("tiling: G=%" PRIu64 " (grain %" PRIu64 ") over %u threads: %u "
           "ranges\n",
           G, l->grain, T, n);
@@ -543,8 +538,8 @@ node_preference (void)
       if (with_nodes)
         CHECK (r.begin >= 150 && r.end <= 200 && st.steals == 1
                    && st.takeovers == 0 && st.remote == 0,
-               "with nodes, thread 0 took [%" PRIu64 ", %" PRIu64
-               ") (%" PRIu64 " steals, %" PRIu64 " takeovers, %" PRIu64
+               "with nodes, thread 0 took [%" PRIu64 ", %" PRIu64 ") (%" PRIu64
+               " steals, %" PRIu64 " takeovers, %" PRIu64
                " remote), want a steal from thread 1",
                r.begin, r.end, st.steals, st.takeovers, st.remote);
       else
@@ -569,13 +564,7 @@ main (int argc, char **argv)
   exactly_once_matrix (quick);
   static_locality (!quick);
   static_late_thread ();
-  tiling (1000003, 7, 1000);             /* grain > 1, small */
+  tiling (1000003, 7, 1000);                        /* grain > 1, small */
   tiling ((1ull << 32) + 12345, 16, WGD_MAX_UNITS); /* past 2^32 */
-  if (failures)
-    {
-      fprintf (stderr, "%d check(s) failed\n", failures);
-      return 1;
-    }
-  printf ("all dispatch checks passed\n");
-  return 0;
+  return check_finish ("dispatch");
 }

@@ -10,22 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../check.h"
 #include "pthread_placement.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                      \
-  do                                                                          \
-    {                                                                         \
-      if (!(cond))                                                            \
-        {                                                                     \
-          fprintf (stderr, "FAIL %s:%d: ", __FILE__, __LINE__);               \
-          fprintf (stderr, __VA_ARGS__);                                      \
-          fputc ('\n', stderr);                                               \
-          ++failures;                                                         \
-        }                                                                     \
-    }                                                                         \
-  while (0)
 
 #define MAXT 256
 
@@ -104,8 +90,8 @@ check_general (const char *what, const pt_cpu *cpus, unsigned n,
                cpus[i].cpu, used[cpus[i].cpu]);
     }
   else
-    CHECK (p->shared, "%s: %u threads on %u CPUs not reported as shared",
-           what, threads, n);
+    CHECK (p->shared, "%s: %u threads on %u CPUs not reported as shared", what,
+           threads, n);
 }
 
 /* 2 nodes x 16 cores x 2 SMT, numbered as Linux does on such a machine:
@@ -141,7 +127,8 @@ two_nodes_smt (void)
   CHECK (p.cpu[15] == 15 && p.cpu[16] == 32 && p.cpu[31] == 47
              && p.cpu[32] == 16 && p.cpu[48] == 48,
          "2x16x2, 64 threads: cores first, then siblings, node by node");
-  printf ("2 nodes x 16 cores x 2 SMT: checked; 4 threads on CPUs 0 1 16 17\n");
+  printf (
+      "2 nodes x 16 cores x 2 SMT: checked; 4 threads on CPUs 0 1 16 17\n");
 }
 
 /* 4 nodes of 8, 4, 2 and 2 CPUs.  */
@@ -206,14 +193,14 @@ one_cpu (void)
 static void
 oversubscribed (void)
 {
-  pt_cpu m[4] = { { 0, 0, 0, 0 }, { 1, 0, 1, 0 }, { 2, 1, 2, 0 },
-                  { 3, 1, 3, 0 } };
+  pt_cpu m[4]
+      = { { 0, 0, 0, 0 }, { 1, 0, 1, 0 }, { 2, 1, 2, 0 }, { 3, 1, 3, 0 } };
   placement p = place (m, 4, 6);
   check_general ("2x2, 6 threads", m, 4, 6, &p);
   static const int want[6] = { 0, 1, 0, 2, 3, 2 };
   for (int t = 0; t < 6; ++t)
-    CHECK (p.cpu[t] == want[t], "2x2, 6 threads: thread %d on %d, want %d",
-           t, p.cpu[t], want[t]);
+    CHECK (p.cpu[t] == want[t], "2x2, 6 threads: thread %d on %d, want %d", t,
+           p.cpu[t], want[t]);
   printf ("more threads than CPUs: wrap within each node\n");
 }
 
@@ -268,11 +255,5 @@ main (void)
   oversubscribed ();
   subdevice_ranges ();
   this_machine ();
-  if (failures)
-    {
-      fprintf (stderr, "%d check(s) failed\n", failures);
-      return 1;
-    }
-  printf ("all placement checks passed\n");
-  return 0;
+  return check_finish ("placement");
 }

@@ -48,7 +48,8 @@ int
 main (int argc, char **argv)
 {
   if (argc != 2
-      || (strcmp (argv[1], "pinned") != 0 && strcmp (argv[1], "unpinned") != 0))
+      || (strcmp (argv[1], "pinned") != 0
+          && strcmp (argv[1], "unpinned") != 0))
     {
       fprintf (stderr, "usage: %s pinned|unpinned\n", argv[0]);
       return 2;
@@ -58,32 +59,26 @@ main (int argc, char **argv)
   sched_getaffinity (0, sizeof (allowed), &allowed);
   int nallowed = CPU_COUNT (&allowed);
 
-  cl_device_id dev = cltest_cpu_device (NULL);
+  cltest_env e;
+  cltest_open (&e, count_source, COUNT_OPTIONS);
   cl_uint cus = 0;
-  CL_OK (clGetDeviceInfo (dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (cus),
+  CL_OK (clGetDeviceInfo (e.dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (cus),
                           &cus, NULL));
-  cl_int err;
-  cl_context ctx = clCreateContext (NULL, 1, &dev, NULL, NULL, &err);
-  CL_OK (err);
-  cl_command_queue q
-      = clCreateCommandQueueWithProperties (ctx, dev, NULL, &err);
-  CL_OK (err);
-  cl_program prog = cltest_build (ctx, dev, count_source, COUNT_OPTIONS);
   count_job j;
-  count_job_init (&j, ctx, prog, 4096);
-  count_job_enqueue (&j, q, 16);
-  CL_OK (clFinish (q));
+  count_job_init (&j, e.ctx, e.prog, 4096);
+  count_job_enqueue (&j, e.q, 16);
+  CL_OK (clFinish (e.q));
   EXPECT (count_job_wrong (&j) == 0, "the kernel ran wrong");
 
   unsigned workers = 0;
   cpu_set_t used;
   CPU_ZERO (&used);
   DIR *d = opendir ("/proc/self/task");
-  struct dirent *e;
-  while (d && (e = readdir (d)) != NULL)
+  struct dirent *ent;
+  while (d && (ent = readdir (d)) != NULL)
     {
       char path[512], comm[64] = "", line[512];
-      snprintf (path, sizeof (path), "/proc/self/task/%s/comm", e->d_name);
+      snprintf (path, sizeof (path), "/proc/self/task/%s/comm", ent->d_name);
       FILE *f = fopen (path, "r");
       if (f == NULL)
         continue;
@@ -93,7 +88,7 @@ main (int argc, char **argv)
       if (strncmp (comm, "pocl-cpu-", 9) != 0)
         continue;
       comm[strcspn (comm, "\n")] = '\0';
-      snprintf (path, sizeof (path), "/proc/self/task/%s/status", e->d_name);
+      snprintf (path, sizeof (path), "/proc/self/task/%s/status", ent->d_name);
       f = fopen (path, "r");
       cpu_set_t set;
       CPU_ZERO (&set);
@@ -101,7 +96,8 @@ main (int argc, char **argv)
       while (f && fgets (line, sizeof (line), f))
         if (strncmp (line, "Cpus_allowed_list:", 18) == 0)
           {
-            snprintf (list, sizeof (list), "%s", line + 18 + strspn (line + 18, " \t"));
+            snprintf (list, sizeof (list), "%s",
+                      line + 18 + strspn (line + 18, " \t"));
             list[strcspn (list, "\n")] = '\0';
             parse_list (list, &set);
           }
@@ -135,12 +131,10 @@ main (int argc, char **argv)
       unsigned want = cus < (cl_uint)nallowed ? cus : (unsigned)nallowed;
       EXPECT (distinct == want, "%u workers on %u distinct CPUs, want %u",
               workers, distinct, want);
-      printf ("%u workers pinned to %u distinct CPUs of %d allowed\n",
-              workers, distinct, nallowed);
+      printf ("%u workers pinned to %u distinct CPUs of %d allowed\n", workers,
+              distinct, nallowed);
     }
   count_job_release (&j);
-  CL_OK (clReleaseProgram (prog));
-  CL_OK (clReleaseCommandQueue (q));
-  CL_OK (clReleaseContext (ctx));
+  cltest_close (&e);
   return cltest_finish ("affinity");
 }

@@ -14,8 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cltest_failures;
+#include "../check.h"
 
+/* A call that must succeed: on an error, report it and exit.  */
 #define CL_OK(call)                                                           \
   do                                                                          \
     {                                                                         \
@@ -29,18 +30,8 @@ static int cltest_failures;
     }                                                                         \
   while (0)
 
-#define EXPECT(cond, ...)                                                     \
-  do                                                                          \
-    {                                                                         \
-      if (!(cond))                                                            \
-        {                                                                     \
-          fprintf (stderr, "FAIL %s:%d: ", __FILE__, __LINE__);               \
-          fprintf (stderr, __VA_ARGS__);                                      \
-          fputc ('\n', stderr);                                               \
-          ++cltest_failures;                                                  \
-        }                                                                     \
-    }                                                                         \
-  while (0)
+/* EXPECT: a failed check is reported and counted (../check.h).  */
+#define EXPECT CHECK
 
 /* The first CPU device of the first platform that has one.  */
 static inline cl_device_id
@@ -95,16 +86,58 @@ cltest_build (cl_context ctx, cl_device_id dev, const char *src,
   return cltest_build_for (ctx, 1, &dev, src, options);
 }
 
+/* The usual start of a test or benchmark: the CPU device, a context and an
+   in-order queue on it, and a program built from src.  */
+typedef struct
+{
+  cl_device_id dev;
+  cl_context ctx;
+  cl_command_queue q;
+  cl_program prog;
+} cltest_env;
+
+static inline void
+cltest_open (cltest_env *e, const char *src, const char *options)
+{
+  cl_int err;
+  e->dev = cltest_cpu_device (NULL);
+  e->ctx = clCreateContext (NULL, 1, &e->dev, NULL, NULL, &err);
+  CL_OK (err);
+  e->q = clCreateCommandQueueWithProperties (e->ctx, e->dev, NULL, &err);
+  CL_OK (err);
+  e->prog = cltest_build (e->ctx, e->dev, src, options);
+}
+
+static inline cl_kernel
+cltest_kernel (cltest_env *e, const char *name)
+{
+  cl_int err;
+  cl_kernel k = clCreateKernel (e->prog, name, &err);
+  CL_OK (err);
+  return k;
+}
+
+static inline cl_mem
+cltest_buffer (cltest_env *e, cl_mem_flags flags, size_t bytes, void *host)
+{
+  cl_int err;
+  cl_mem m = clCreateBuffer (e->ctx, flags, bytes, host, &err);
+  CL_OK (err);
+  return m;
+}
+
+static inline void
+cltest_close (cltest_env *e)
+{
+  CL_OK (clReleaseProgram (e->prog));
+  CL_OK (clReleaseCommandQueue (e->q));
+  CL_OK (clReleaseContext (e->ctx));
+}
+
 static inline int
 cltest_finish (const char *name)
 {
-  if (cltest_failures)
-    {
-      fprintf (stderr, "%s: %d check(s) failed\n", name, cltest_failures);
-      return 1;
-    }
-  printf ("%s: all checks passed\n", name);
-  return 0;
+  return check_finish (name);
 }
 
 #endif /* POCL_STEAL_CLTEST_H */

@@ -8,7 +8,7 @@
 
 #include "cltest.h"
 
-static const char *count_source
+static const char count_source[]
     = "__kernel void count (__global volatile uint *hits)\n"
       "{\n"
       "  atomic_inc (&hits[get_global_id (0) - get_global_offset (0)]);\n"
@@ -32,8 +32,8 @@ count_job_init (count_job *j, cl_context ctx, cl_program prog, size_t n)
   j->n = n;
   j->kernel = clCreateKernel (prog, "count", &err);
   CL_OK (err);
-  j->hits = clCreateBuffer (ctx, CL_MEM_READ_WRITE, n * sizeof (cl_uint),
-                            NULL, &err);
+  j->hits = clCreateBuffer (ctx, CL_MEM_READ_WRITE, n * sizeof (cl_uint), NULL,
+                            &err);
   CL_OK (err);
   j->host = malloc (n * sizeof (cl_uint));
   CL_OK (clSetKernelArg (j->kernel, 0, sizeof (j->hits), &j->hits));
@@ -50,9 +50,8 @@ count_job_enqueue (count_job *j, cl_command_queue q, size_t local)
   /* PoCL has no non-uniform work-groups: n must be a multiple of local. */
   CL_OK (clEnqueueNDRangeKernel (q, j->kernel, 1, NULL, &j->n,
                                  local ? &local : NULL, 0, NULL, NULL));
-  CL_OK (clEnqueueReadBuffer (q, j->hits, CL_FALSE, 0,
-                              j->n * sizeof (cl_uint), j->host, 0, NULL,
-                              NULL));
+  CL_OK (clEnqueueReadBuffer (q, j->hits, CL_FALSE, 0, j->n * sizeof (cl_uint),
+                              j->host, 0, NULL, NULL));
 }
 
 /* Work-items that did not run exactly once.  */

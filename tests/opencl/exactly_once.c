@@ -18,7 +18,8 @@
 #include "cltest.h"
 
 static const char *source
-    = "__kernel void count (__global volatile uint *hits, ulong gx, ulong gy,\n"
+    = "__kernel void count (__global volatile uint *hits, ulong gx, ulong "
+      "gy,\n"
       "                     ulong nx, ulong ny, ulong nz,\n"
       "                     __global volatile uint *inside)\n"
       "{\n"
@@ -57,15 +58,14 @@ static const shape shapes[] = {
 
 /* PoCL 7.1 rejects a range that is not a multiple of the local size.  */
 static void
-check_non_uniform_rejected (cl_device_id dev, cl_command_queue q,
-                            cl_kernel k)
+check_non_uniform_rejected (cl_device_id dev, cl_command_queue q, cl_kernel k)
 {
   cl_bool non_uniform = CL_TRUE;
   CL_OK (clGetDeviceInfo (dev, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT,
                           sizeof (non_uniform), &non_uniform, NULL));
   size_t global = 100, local = 64;
-  cl_int err = clEnqueueNDRangeKernel (q, k, 1, NULL, &global, &local, 0,
-                                       NULL, NULL);
+  cl_int err
+      = clEnqueueNDRangeKernel (q, k, 1, NULL, &global, &local, 0, NULL, NULL);
   EXPECT (!non_uniform && err == CL_INVALID_WORK_GROUP_SIZE,
           "non-uniform work-groups: device says %d, enqueue returned %d",
           (int)non_uniform, err);
@@ -76,20 +76,12 @@ check_non_uniform_rejected (cl_device_id dev, cl_command_queue q,
 int
 main (void)
 {
-  cl_device_id dev = cltest_cpu_device (NULL);
-  cl_int err;
-  cl_context ctx = clCreateContext (NULL, 1, &dev, NULL, NULL, &err);
-  CL_OK (err);
-  cl_command_queue q
-      = clCreateCommandQueueWithProperties (ctx, dev, NULL, &err);
-  CL_OK (err);
-  cl_program prog = cltest_build (ctx, dev, source, NULL);
-  cl_kernel k = clCreateKernel (prog, "count", &err);
-  CL_OK (err);
+  cltest_env e;
+  cltest_open (&e, source, NULL);
+  cl_kernel k = cltest_kernel (&e, "count");
 
-  cl_mem inside = clCreateBuffer (ctx, CL_MEM_READ_WRITE, sizeof (cl_uint),
-                                  NULL, &err);
-  CL_OK (err);
+  cl_mem inside
+      = cltest_buffer (&e, CL_MEM_READ_WRITE, sizeof (cl_uint), NULL);
   for (size_t s = 0; s < sizeof (shapes) / sizeof (shapes[0]); ++s)
     {
       const shape *sh = &shapes[s];
@@ -102,11 +94,10 @@ main (void)
         }
       size_t n = global[0] * global[1] * global[2];
       size_t n_logical = logical[0] * logical[1] * logical[2];
-      cl_mem hits = clCreateBuffer (ctx, CL_MEM_READ_WRITE,
-                                    n * sizeof (cl_uint), NULL, &err);
-      CL_OK (err);
-      cl_ulong args[5] = { global[0], global[1], logical[0], logical[1],
-                           logical[2] };
+      cl_mem hits
+          = cltest_buffer (&e, CL_MEM_READ_WRITE, n * sizeof (cl_uint), NULL);
+      cl_ulong args[5]
+          = { global[0], global[1], logical[0], logical[1], logical[2] };
       CL_OK (clSetKernelArg (k, 0, sizeof (hits), &hits));
       for (int a = 0; a < 5; ++a)
         CL_OK (clSetKernelArg (k, 1 + a, sizeof (cl_ulong), &args[a]));
@@ -117,18 +108,19 @@ main (void)
       for (int rep = 0; rep < 3; ++rep)
         {
           cl_uint zero = 0;
-          CL_OK (clEnqueueFillBuffer (q, hits, &zero, sizeof (zero), 0,
+          CL_OK (clEnqueueFillBuffer (e.q, hits, &zero, sizeof (zero), 0,
                                       n * sizeof (cl_uint), 0, NULL, NULL));
-          CL_OK (clEnqueueFillBuffer (q, inside, &zero, sizeof (zero), 0,
+          CL_OK (clEnqueueFillBuffer (e.q, inside, &zero, sizeof (zero), 0,
                                       sizeof (zero), 0, NULL, NULL));
-          CL_OK (clEnqueueNDRangeKernel (q, k, sh->dims, sh->offset, global,
+          CL_OK (clEnqueueNDRangeKernel (e.q, k, sh->dims, sh->offset, global,
                                          sh->local[0] ? sh->local : NULL, 0,
                                          NULL, NULL));
-          CL_OK (clEnqueueReadBuffer (q, hits, CL_TRUE, 0,
+          CL_OK (clEnqueueReadBuffer (e.q, hits, CL_TRUE, 0,
                                       n * sizeof (cl_uint), out, 0, NULL,
                                       NULL));
-          CL_OK (clEnqueueReadBuffer (q, inside, CL_TRUE, 0, sizeof (in_count),
-                                      &in_count, 0, NULL, NULL));
+          CL_OK (clEnqueueReadBuffer (e.q, inside, CL_TRUE, 0,
+                                      sizeof (in_count), &in_count, 0, NULL,
+                                      NULL));
           for (size_t i = 0; i < n; ++i)
             if (out[i] != 1 && bad++ == 0)
               first_bad = i;
@@ -138,19 +130,18 @@ main (void)
                   sh->name, rep, bad, n, first_bad, out[first_bad]);
           EXPECT (in_count == n_logical,
                   "%s, launch %d: %u work-items inside the logical range, "
-                  "want %zu", sh->name, rep, in_count, n_logical);
+                  "want %zu",
+                  sh->name, rep, in_count, n_logical);
         }
       printf ("%-36s %8zu work-items (%zu padded) x 3 launches: %s\n",
               sh->name, n_logical, n, bad ? "WRONG" : "each exactly once");
       free (out);
       CL_OK (clReleaseMemObject (hits));
     }
-  check_non_uniform_rejected (dev, q, k);
+  check_non_uniform_rejected (e.dev, e.q, k);
   CL_OK (clReleaseMemObject (inside));
 
   CL_OK (clReleaseKernel (k));
-  CL_OK (clReleaseProgram (prog));
-  CL_OK (clReleaseCommandQueue (q));
-  CL_OK (clReleaseContext (ctx));
+  cltest_close (&e);
   return cltest_finish ("exactly_once");
 }

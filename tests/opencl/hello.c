@@ -25,8 +25,8 @@ main (void)
   CL_OK (clGetPlatformInfo (platform, CL_PLATFORM_VERSION, sizeof (pversion),
                             pversion, NULL));
   CL_OK (clGetDeviceInfo (dev, CL_DEVICE_NAME, sizeof (dname), dname, NULL));
-  CL_OK (clGetDeviceInfo (dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (cus),
-                          &cus, NULL));
+  CL_OK (clGetDeviceInfo (dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (cus), &cus,
+                          NULL));
   printf ("platform: %s (%s)\ndevice:   %s, %u compute units\n", pname,
           pversion, dname, cus);
 
@@ -40,7 +40,10 @@ main (void)
   cl_kernel k = clCreateKernel (prog, "axpy", &err);
   CL_OK (err);
 
-  enum { N = 1 << 16 };
+  enum
+  {
+    N = 1 << 16
+  };
   static float x[N], y[N];
   for (int i = 0; i < N; ++i)
     {
@@ -58,16 +61,16 @@ main (void)
   CL_OK (clSetKernelArg (k, 0, sizeof (a), &a));
   CL_OK (clSetKernelArg (k, 1, sizeof (dx), &dx));
   CL_OK (clSetKernelArg (k, 2, sizeof (dy), &dy));
-  CL_OK (clEnqueueNDRangeKernel (q, k, 1, NULL, &global, &local, 0, NULL,
-                                 NULL));
-  CL_OK (clEnqueueReadBuffer (q, dy, CL_TRUE, 0, sizeof (y), y, 0, NULL,
-                              NULL));
+  CL_OK (
+      clEnqueueNDRangeKernel (q, k, 1, NULL, &global, &local, 0, NULL, NULL));
+  CL_OK (
+      clEnqueueReadBuffer (q, dy, CL_TRUE, 0, sizeof (y), y, 0, NULL, NULL));
   int bad = 0;
   for (int i = 0; i < N; ++i)
     bad += y[i] != 2.0f * (float)i + 1.0f;
   EXPECT (bad == 0, "axpy: %d of %d results wrong", bad, N);
-  printf ("axpy over %d elements in %zu work-groups: %s\n", N,
-          global / local, bad ? "WRONG" : "correct");
+  printf ("axpy over %d elements in %zu work-groups: %s\n", N, global / local,
+          bad ? "WRONG" : "correct");
 
   CL_OK (clReleaseMemObject (dx));
   CL_OK (clReleaseMemObject (dy));

@@ -54,8 +54,8 @@ main (void)
   cl_context ctx = clCreateContext (NULL, 1, &dev, NULL, NULL, &err);
   CL_OK (err);
   cl_program prog = cltest_build (ctx, dev, count_source, COUNT_OPTIONS);
-  host_thread h[2] = { { ctx, dev, prog, 0, 0, 0 },
-                       { ctx, dev, prog, 3, 0, 0 } };
+  host_thread h[2]
+      = { { ctx, dev, prog, 0, 0, 0 }, { ctx, dev, prog, 3, 0, 0 } };
   pthread_t t[2];
   for (int i = 0; i < 2; ++i)
     pthread_create (&t[i], NULL, enqueue_many, &h[i]);

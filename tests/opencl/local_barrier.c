@@ -32,32 +32,22 @@ static const char *source
 int
 main (void)
 {
-  cl_device_id dev = cltest_cpu_device (NULL);
-  cl_int err;
-  cl_context ctx = clCreateContext (NULL, 1, &dev, NULL, NULL, &err);
-  CL_OK (err);
-  cl_command_queue q
-      = clCreateCommandQueueWithProperties (ctx, dev, NULL, &err);
-  CL_OK (err);
-  cl_program prog = cltest_build (ctx, dev, source, NULL);
-  cl_kernel k = clCreateKernel (prog, "reduce", &err);
-  CL_OK (err);
+  cltest_env e;
+  cltest_open (&e, source, NULL);
+  cl_kernel k = cltest_kernel (&e, "reduce");
 
   const size_t wg = 64;
   static const size_t group_counts[] = { 1, 3, 1000, 4099 };
-  for (size_t c = 0; c < sizeof (group_counts) / sizeof (group_counts[0]);
-       ++c)
+  for (size_t c = 0; c < sizeof (group_counts) / sizeof (group_counts[0]); ++c)
     {
       size_t groups = group_counts[c], n = groups * wg;
       cl_uint *in = malloc (n * sizeof (cl_uint));
       for (size_t i = 0; i < n; ++i)
         in[i] = (cl_uint)(i * 2654435761u >> 7);
-      cl_mem din = clCreateBuffer (ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                   n * sizeof (cl_uint), in, &err);
-      CL_OK (err);
-      cl_mem dsums = clCreateBuffer (ctx, CL_MEM_WRITE_ONLY,
-                                     groups * sizeof (cl_ulong), NULL, &err);
-      CL_OK (err);
+      cl_mem din = cltest_buffer (&e, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                  n * sizeof (cl_uint), in);
+      cl_mem dsums = cltest_buffer (&e, CL_MEM_WRITE_ONLY,
+                                    groups * sizeof (cl_ulong), NULL);
       CL_OK (clSetKernelArg (k, 0, sizeof (din), &din));
       CL_OK (clSetKernelArg (k, 1, sizeof (dsums), &dsums));
       CL_OK (clSetKernelArg (k, 2, wg * sizeof (cl_uint), NULL));
@@ -65,9 +55,9 @@ main (void)
       size_t bad = 0;
       for (int rep = 0; rep < 3; ++rep)
         {
-          CL_OK (clEnqueueNDRangeKernel (q, k, 1, NULL, &n, &wg, 0, NULL,
+          CL_OK (clEnqueueNDRangeKernel (e.q, k, 1, NULL, &n, &wg, 0, NULL,
                                          NULL));
-          CL_OK (clEnqueueReadBuffer (q, dsums, CL_TRUE, 0,
+          CL_OK (clEnqueueReadBuffer (e.q, dsums, CL_TRUE, 0,
                                       groups * sizeof (cl_ulong), sums, 0,
                                       NULL, NULL));
           for (size_t g = 0; g < groups; ++g)
@@ -88,8 +78,6 @@ main (void)
       CL_OK (clReleaseMemObject (dsums));
     }
   CL_OK (clReleaseKernel (k));
-  CL_OK (clReleaseProgram (prog));
-  CL_OK (clReleaseCommandQueue (q));
-  CL_OK (clReleaseContext (ctx));
+  cltest_close (&e);
   return cltest_finish ("local_barrier");
 }

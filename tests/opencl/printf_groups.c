@@ -21,24 +21,15 @@ int
 main (int argc, char **argv)
 {
   size_t groups = argc > 1 ? strtoul (argv[1], NULL, 10) : 1000;
-  cl_device_id dev = cltest_cpu_device (NULL);
-  cl_int err;
-  cl_context ctx = clCreateContext (NULL, 1, &dev, NULL, NULL, &err);
-  CL_OK (err);
-  cl_command_queue q
-      = clCreateCommandQueueWithProperties (ctx, dev, NULL, &err);
-  CL_OK (err);
-  cl_program prog = cltest_build (ctx, dev, source, NULL);
-  cl_kernel k = clCreateKernel (prog, "hello", &err);
-  CL_OK (err);
+  cltest_env e;
+  cltest_open (&e, source, NULL);
+  cl_kernel k = cltest_kernel (&e, "hello");
   size_t local = 4, global = groups * local;
-  CL_OK (clEnqueueNDRangeKernel (q, k, 1, NULL, &global, &local, 0, NULL,
+  CL_OK (clEnqueueNDRangeKernel (e.q, k, 1, NULL, &global, &local, 0, NULL,
                                  NULL));
-  CL_OK (clFinish (q));
+  CL_OK (clFinish (e.q));
   fflush (stdout);
   CL_OK (clReleaseKernel (k));
-  CL_OK (clReleaseProgram (prog));
-  CL_OK (clReleaseCommandQueue (q));
-  CL_OK (clReleaseContext (ctx));
+  cltest_close (&e);
   return 0;
 }

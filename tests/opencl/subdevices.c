@@ -52,8 +52,8 @@ run_concurrently (cl_device_id parent, cl_device_id *subs, cl_uint nsubs,
         }
     }
   EXPECT (bad == 0, "%s: %zu work-items not run exactly once", what, bad);
-  printf ("%s: %zu launches on %u devices at once: %s\n", what, launches,
-          ndev, bad ? "WRONG" : "each work-item exactly once");
+  printf ("%s: %zu launches on %u devices at once: %s\n", what, launches, ndev,
+          bad ? "WRONG" : "each work-item exactly once");
   for (cl_uint d = 0; d < ndev; ++d)
     CL_OK (clReleaseCommandQueue (q[d]));
   CL_OK (clReleaseProgram (prog));
@@ -65,12 +65,14 @@ main (void)
 {
   cl_device_id dev = cltest_cpu_device (NULL);
   cl_uint cus = 0;
-  CL_OK (clGetDeviceInfo (dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (cus),
-                          &cus, NULL));
+  CL_OK (clGetDeviceInfo (dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (cus), &cus,
+                          NULL));
   if (cus < 2)
     {
-      fprintf (stderr, "need at least 2 compute units (set "
-                       "POCL_CPU_MAX_CU_COUNT), have %u\n", cus);
+      fprintf (stderr,
+               "need at least 2 compute units (set "
+               "POCL_CPU_MAX_CU_COUNT), have %u\n",
+               cus);
       return 1;
     }
 
@@ -83,8 +85,8 @@ main (void)
   for (cl_uint i = 0; i < n; ++i)
     {
       cl_uint c = 0;
-      CL_OK (clGetDeviceInfo (subs[i], CL_DEVICE_MAX_COMPUTE_UNITS,
-                              sizeof (c), &c, NULL));
+      CL_OK (clGetDeviceInfo (subs[i], CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (c),
+                              &c, NULL));
       EXPECT (c == cus / 2, "sub-device %u has %u compute units", i, c);
     }
   run_concurrently (dev, subs, n, "equally");

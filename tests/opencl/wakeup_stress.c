@@ -12,8 +12,8 @@
 
 #include "cltest.h"
 
-static const char *source
-    = "__kernel void bump (__global uint *x) { x[get_global_id (0)] += 1u; }\n";
+static const char *source = "__kernel void bump (__global uint *x) { "
+                            "x[get_global_id (0)] += 1u; }\n";
 
 typedef struct
 {
