@@ -77,38 +77,30 @@ run_inflight (void)
     LAUNCHES = 200,
     N = 4096
   };
-  cl_int err;
-  cl_device_id dev = cltest_cpu_device (NULL);
-  cl_context ctx = clCreateContext (NULL, 1, &dev, NULL, NULL, &err);
-  CL_OK (err);
-  cl_command_queue q
-      = clCreateCommandQueueWithProperties (ctx, dev, NULL, &err);
-  CL_OK (err);
-  cl_program prog = cltest_build (ctx, dev, count_source, COUNT_OPTIONS);
-  cl_kernel k = clCreateKernel (prog, "count", &err);
-  CL_OK (err);
+  cltest_env e;
+  cltest_open (&e, count_source, COUNT_OPTIONS);
+  cl_kernel k = cltest_kernel (&e, "count");
   cl_uint zero = 0;
-  cl_mem hits = clCreateBuffer (ctx, CL_MEM_READ_WRITE, N * sizeof (cl_uint),
-                                NULL, &err);
-  CL_OK (err);
-  CL_OK (clEnqueueFillBuffer (q, hits, &zero, sizeof (zero), 0,
+  cl_mem hits
+      = cltest_buffer (&e, CL_MEM_READ_WRITE, N * sizeof (cl_uint), NULL);
+  CL_OK (clEnqueueFillBuffer (e.q, hits, &zero, sizeof (zero), 0,
                               N * sizeof (cl_uint), 0, NULL, NULL));
   CL_OK (clSetKernelArg (k, 0, sizeof (hits), &hits));
   size_t global = N, local = 16;
   for (int i = 0; i < LAUNCHES; ++i)
-    CL_OK (clEnqueueNDRangeKernel (q, k, 1, NULL, &global, &local, 0, NULL,
+    CL_OK (clEnqueueNDRangeKernel (e.q, k, 1, NULL, &global, &local, 0, NULL,
                                    NULL));
   cl_uint *host = malloc (N * sizeof (cl_uint));
   cl_event read_done;
-  CL_OK (clEnqueueReadBuffer (q, hits, CL_FALSE, 0, N * sizeof (cl_uint), host,
-                              0, NULL, &read_done));
+  CL_OK (clEnqueueReadBuffer (e.q, hits, CL_FALSE, 0, N * sizeof (cl_uint),
+                              host, 0, NULL, &read_done));
   /* Everything but the read's event goes now, with the launches queued or
      running; PoCL keeps what they use alive until they are done.  */
   CL_OK (clReleaseKernel (k));
-  CL_OK (clReleaseProgram (prog));
+  CL_OK (clReleaseProgram (e.prog));
   CL_OK (clReleaseMemObject (hits));
-  CL_OK (clFlush (q));
-  CL_OK (clReleaseCommandQueue (q));
+  CL_OK (clFlush (e.q));
+  CL_OK (clReleaseCommandQueue (e.q));
   CL_OK (clWaitForEvents (1, &read_done));
   cl_int status;
   CL_OK (clGetEventInfo (read_done, CL_EVENT_COMMAND_EXECUTION_STATUS,
@@ -123,7 +115,7 @@ run_inflight (void)
           "flight: all ran\n",
           LAUNCHES);
   CL_OK (clReleaseEvent (read_done));
-  CL_OK (clReleaseContext (ctx));
+  CL_OK (clReleaseContext (e.ctx));
   free (host);
   return cltest_finish ("cl_lifecycle inflight");
 }
@@ -156,7 +148,7 @@ static int
 run_cycles (unsigned rounds, long max_heap_growth_kib)
 {
   cl_platform_id platform;
-  cl_device_id dev = cltest_cpu_device (&platform);
+  cltest_cpu_device (&platform);
   const unsigned warmup = rounds < 10 ? 1 : 10;
   long threads_warm = -1, rss_warm = -1, live_warm = -1, live = -1;
   long heap_warm = -1;
@@ -164,26 +156,19 @@ run_cycles (unsigned rounds, long max_heap_growth_kib)
 
   for (unsigned r = 0; r < rounds; ++r)
     {
-      cl_int err;
-      cl_context ctx = clCreateContext (NULL, 1, &dev, NULL, NULL, &err);
-      CL_OK (err);
-      cl_command_queue q
-          = clCreateCommandQueueWithProperties (ctx, dev, NULL, &err);
-      CL_OK (err);
-      cl_program prog = cltest_build (ctx, dev, count_source, COUNT_OPTIONS);
+      cltest_env e;
+      cltest_open (&e, count_source, COUNT_OPTIONS);
       count_job job;
-      count_job_init (&job, ctx, prog, n);
-      count_job_enqueue (&job, q, 16);
-      CL_OK (clFinish (q));
+      count_job_init (&job, e.ctx, e.prog, n);
+      count_job_enqueue (&job, e.q, 16);
+      CL_OK (clFinish (e.q));
       CHECK (count_job_wrong (&job) == 0, "round %u: counts wrong", r);
       /* Threads while the device is in use: the workers are running.  */
       live = proc_status ("Threads");
       if (r + 1 == warmup)
         live_warm = live;
       count_job_release (&job);
-      CL_OK (clReleaseProgram (prog));
-      CL_OK (clReleaseCommandQueue (q));
-      CL_OK (clReleaseContext (ctx));
+      cltest_close (&e);
       /* With POCL_ENABLE_UNINIT=1, PoCL shuts the devices down here (no
          context left) and starts them again with the next context.  */
       CL_OK (clUnloadPlatformCompiler (platform));
