@@ -144,6 +144,21 @@ run_exit (void)
   exit (0);
 }
 
+/* PoCL shuts the devices down only when no context is left, and the last
+   reference to a context can be dropped by a worker a moment after
+   clFinish returned (with the command's event), in which case the unload
+   just above did nothing.  Before measuring, unload again until the
+   workers are gone (fewer threads than `live`), for at most 2 s.  */
+static void
+wait_for_shutdown (cl_platform_id platform, long live)
+{
+  for (int i = 0; i < 200 && proc_status ("Threads") >= live; ++i)
+    {
+      usleep (10 * 1000);
+      CL_OK (clUnloadPlatformCompiler (platform));
+    }
+}
+
 static int
 run_cycles (unsigned rounds, long max_heap_growth_kib)
 {
@@ -172,6 +187,8 @@ run_cycles (unsigned rounds, long max_heap_growth_kib)
       /* With POCL_ENABLE_UNINIT=1, PoCL shuts the devices down here (no
          context left) and starts them again with the next context.  */
       CL_OK (clUnloadPlatformCompiler (platform));
+      if (r + 1 == warmup || r + 1 == rounds)
+        wait_for_shutdown (platform, live);
       if (r + 1 == warmup)
         {
           threads_warm = proc_status ("Threads");
@@ -193,6 +210,12 @@ run_cycles (unsigned rounds, long max_heap_growth_kib)
          live_warm, live);
   CHECK (threads == threads_warm, "threads after release went from %ld to %ld",
          threads_warm, threads);
+  const char *uninit = getenv ("POCL_ENABLE_UNINIT");
+  if (uninit != NULL && uninit[0] == '1')
+    CHECK (threads < live,
+           "the device was shut down, but %ld threads are left of the %ld "
+           "running while it was in use",
+           threads, live);
   CHECK (heap - heap_warm <= max_heap_growth_kib,
          "the heap in use grew by %ld KiB over %u rounds (at most %ld)",
          heap - heap_warm, rounds - warmup, max_heap_growth_kib);
