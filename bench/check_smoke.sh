@@ -1,17 +1,33 @@
 #!/bin/sh
 # check_smoke.sh RUN_BENCH BUILD OUT: the benchmarks in smoke mode (tiny
 # sizes, one round); passes if they all ran and wrote the report, the CSV
-# files and the plots.  Figures are not judged.
+# files and the plots, and the report's header says what was measured
+# (machine, git revision, C compiler, LLVM, command line).  Figures are not
+# judged.
 set -u
 run=$1 build=$2 out=$3
 rm -rf "$out"
 python3 "$run" --build "$build" --out "$out" --smoke --threads 2 || { echo "FAIL: run_bench.py failed"; exit 1; }
 fails=0
+fail () { echo "FAIL: $*"; fails=$((fails + 1)); }
 for f in report.md launch.csv uneven.csv locality.csv bandwidth.csv dispatch.csv \
          launch.png uneven.png locality-static.png dispatch.png; do
-  [ -s "$out/$f" ] || { echo "FAIL: $f missing or empty"; fails=$((fails + 1)); }
+  [ -s "$out/$f" ] || fail "$f missing or empty"
 done
-grep -q "^# pocl-steal benchmark report" "$out/report.md" || { echo "FAIL: no report title"; fails=$((fails + 1)); }
-grep -q "not drawn\|gnuplot failed" "$out/report.md" && { echo "FAIL: a plot was not drawn"; fails=$((fails + 1)); }
+report=$out/report.md
+grep -q "^# pocl-steal benchmark report" "$report" || fail "no report title"
+grep -q "not drawn\|gnuplot failed" "$report" && fail "a plot was not drawn"
+# The header: the revision may be unknown (no git), the toolchain may not:
+# the build that ran the benchmarks has a CMakeCache.txt and a PoCL build.
+grep -q "^- machine: " "$report" || fail "no machine line in the report"
+grep -Eq '^- revision: ([0-9a-f]{4,40}(-dirty)?|unknown)( \(.*\))?$' "$report" ||
+  fail "no revision line in the report: $(grep '^- revision' "$report")"
+grep -Eq '^- C compiler: [^ ].*\(`[^`]+`\)$' "$report" &&
+  ! grep -q '^- C compiler: unknown' "$report" ||
+  fail "no C compiler and version in the report: $(grep '^- C compiler' "$report")"
+grep -Eq '^- LLVM: [0-9]+\.[0-9]+' "$report" ||
+  fail "no LLVM version in the report: $(grep '^- LLVM' "$report")"
+grep -q '^- command: `.*run_bench\.py .*--smoke' "$report" ||
+  fail "no command line in the report: $(grep '^- command' "$report")"
 [ "$fails" = 0 ] && echo "bench smoke: all benchmarks ran, report and plots written"
 [ "$fails" = 0 ]

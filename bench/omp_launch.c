@@ -45,7 +45,7 @@ main (int argc, char **argv)
         {
 #pragma omp parallel for schedule(static)
           for (long g = 0; g < groups; ++g)
-            __asm__ __volatile__("" ::: "memory"); /* an empty iteration */
+            __asm__ __volatile__ ("" ::: "memory"); /* an empty iteration */
         }
       if (b >= 0)
         t[b] = (bench_now_us () - t0) / launches;

@@ -5,7 +5,9 @@ Every comparison alternates its variants inside one run (round after
 round, each variant once per round) and reports medians, because the
 machines are noisy.  Benchmarks print figures; nothing here fails on a
 timing.  Output, in OUT (default build/bench-report): report.md, one CSV
-per benchmark, PNG plots (gnuplot).
+per benchmark, PNG plots (gnuplot).  The report's header says what was
+measured: the machine, the checkout's git revision, the C compiler and
+the LLVM of the build, and this script's command line.
 
 Usage: run_bench.py --build BUILD_DIR [--out DIR] [--smoke]
                     [--threads T,T,...] [--rounds R]
@@ -16,6 +18,7 @@ import csv
 import os
 import platform
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -24,10 +27,100 @@ import time
 
 SIZES = [1, 16, 64, 256, 1024, 16384]
 PROFILES = ["linear", "band", "period", "flat"]
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+# --- what was measured: revision, toolchain, command line ---------------
+
+def _output(cmd, cwd=None):
+    """stdout of cmd, or None if it cannot be run or fails."""
+    try:
+        r = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           stdin=subprocess.DEVNULL, universal_newlines=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return r.stdout if r.returncode == 0 else None
+
+
+def git_revision(top=TOP):
+    """`git rev-parse --short HEAD` of the checkout, plus "-dirty" when the
+    work tree differs from it (changed, staged or untracked files), or
+    "unknown".  safe.directory=*: the checkout may be bind-mounted into the
+    build root and owned by another uid there; --no-optional-locks: never
+    write the index of a checkout others may be using."""
+    if shutil.which("git") is None:
+        return "unknown"
+    git = ["git", "--no-optional-locks", "-c", "safe.directory=*", "-C", top]
+    rev = _output(git + ["rev-parse", "--short", "HEAD"])
+    if not rev or not rev.strip():
+        return "unknown"
+    status = _output(git + ["status", "--porcelain"])
+    if status is None:
+        return rev.strip() + " (work tree state unknown)"
+    return rev.strip() + ("-dirty" if status.strip() else "")
+
+
+def cmake_cache(path, key):
+    """The value of KEY in a CMakeCache.txt (KEY:TYPE=VALUE), or None."""
+    try:
+        with open(path) as f:
+            for line in f:
+                m = re.match(r"%s(:[^=]*)?=(.*)$" % re.escape(key), line.rstrip("\n"))
+                if m:
+                    return m.group(2)
+    except OSError:
+        pass
+    return None
+
+
+def c_compiler(build):
+    """(CMAKE_C_COMPILER of the build, the first line of its --version);
+    either may be "unknown"."""
+    cc = cmake_cache(os.path.join(build, "CMakeCache.txt"), "CMAKE_C_COMPILER")
+    if not cc:
+        return "unknown", "unknown"
+    if not os.path.isabs(cc):
+        cc = shutil.which(cc) or cc
+    out = _output([cc, "--version"])
+    first = out.strip().splitlines()[0].strip() if out and out.strip() else "unknown"
+    return cc, first
+
+
+def llvm_version(build):
+    """(the LLVM version PoCL was built with, where it was read).  PoCL's
+    configure records LLVM_VERSION_FULL in its build's cache; failing
+    that, the llvm-config it was given (LLVM_CONFIG, picked by
+    cmake/PoclBuild.cmake) is asked."""
+    pocl_cache = os.path.join(build, "pocl-build", "CMakeCache.txt")
+    v = cmake_cache(pocl_cache, "LLVM_VERSION_FULL")
+    if v:
+        return v, "LLVM_VERSION_FULL of pocl-build/CMakeCache.txt"
+    for cache in (pocl_cache, os.path.join(build, "CMakeCache.txt")):
+        cfg = cmake_cache(cache, "LLVM_CONFIG")
+        if cfg and not cfg.endswith("-NOTFOUND"):
+            out = _output([cfg, "--version"])
+            if out and out.strip():
+                return out.strip().splitlines()[0], "%s --version" % cfg
+    return "unknown", "no LLVM_VERSION_FULL or usable LLVM_CONFIG in the build's caches"
+
+
+def command_line(argv):
+    return " ".join(shlex.quote(a) for a in argv)
+
+
+def provenance_lines(build, argv, top=TOP):
+    """The report's header lines on what was measured, after the machine's."""
+    cc, cc_version = c_compiler(build)
+    llvm, llvm_from = llvm_version(build)
+    return ["- revision: %s" % git_revision(top),
+            "- C compiler: %s" % (cc_version if cc == "unknown" else "%s (`%s`)" % (cc_version, cc)),
+            "- LLVM: %s (%s)" % (llvm, llvm_from),
+            "- command: `%s`" % command_line(argv)]
 
 
 class Bench:
-    def __init__(self, args):
+    def __init__(self, args, argv=None):
+        self.argv = list(sys.argv if argv is None else argv)
         self.build = os.path.abspath(args.build)
         self.out = os.path.abspath(args.out or os.path.join(self.build, "bench-report"))
         self.smoke = args.smoke
@@ -143,6 +236,7 @@ class Bench:
         self.md.append("# pocl-steal benchmark report\n")
         self.md.append("- machine: %s, %d CPUs online (%d allowed), %d NUMA node(s), %s memory"
                        % (model, online, allowed, nodes, mem))
+        self.md.extend(provenance_lines(self.build, self.argv))
         self.md.append("- PoCL v7.1 from `build/prefix/ours` (this driver) and `build/prefix/stock` "
                        "(PoCL's own pthread driver, same build and flags)")
         self.md.append("- threads: %s (POCL_CPU_MAX_CU_COUNT / OMP_NUM_THREADS); %d round(s) of "

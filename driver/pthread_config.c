@@ -6,8 +6,128 @@
 
 #include <ctype.h>
 #include <limits.h>
-#include <stdio.h>
 #include <string.h>
+
+#define PTS_STR_(x) #x
+#define PTS_STR(x) PTS_STR_ (x)
+
+/* The accepted values of a PTS_SETTING_UINT row with largest value max (a
+   plain number or a macro of one), as warnings name them.  */
+#define PTS_UINT_ACCEPTED(max) "a whole number 0.." PTS_STR (max)
+
+/* 0, and a compile error (an array of negative size) unless cond holds.  */
+#define PTS_ZERO_IF(cond) (0 * sizeof (char[(cond) ? 1 : -1]))
+
+/* offsetof (pts_config, member); member must have the size of type, the
+   type that the row's kind stores, so that a row of the wrong kind for its
+   field does not compile.  */
+#define PTS_FIELD(type, member)                                               \
+  (offsetof (pts_config, member)                                              \
+   + PTS_ZERO_IF (sizeof (((pts_config *)0)->member) == sizeof (type)))
+
+/* The settings table.  The order is README.md's; each meaning is one line
+   of Markdown there (no '|', no newline).  */
+const pts_setting pts_settings[] = {
+  {
+      .name = "POCL_PTHREAD_SCHEDULE",
+      .kind = PTS_SETTING_SCHEDULE,
+      .def = WGD_SCHED_STATIC,
+      .accepted = "static, guided",
+      .field = PTS_FIELD (wgd_schedule, schedule),
+      .meaning
+      = "`static`: one contiguous block of work-groups per thread, claimed "
+        "half of the remainder at a time, with takeover of unstarted blocks "
+        "and stealing of back halves. `guided`: PoCL's previous rule, kept "
+        "exactly: chunks of min(limit, ceil(remaining / n), remaining) "
+        "work-groups, limit = 32 n, or 256 n while more than 256 n\u00b2 "
+        "remain, n = the number of threads of the whole device. Read once, "
+        "when the device is first initialised. Case and surrounding blanks "
+        "are ignored; any other value prints one warning naming the value "
+        "and the accepted ones, and `static` is used.",
+  },
+  {
+      .name = "POCL_AFFINITY",
+      .kind = PTS_SETTING_SWITCH,
+      .def = 0,
+      .accepted = "0, 1",
+      .field = PTS_FIELD (bool, affinity),
+      .meaning
+      = "`1`: pin each worker thread to one CPU of those the process may run "
+        "on when the device is created (what `sched_getaffinity` returns, so "
+        "`taskset`, cgroups and Julia's own pinning are respected), spread "
+        "over the NUMA nodes by the rule below. `0` or unset: no pinning. "
+        "Other values: one warning, `0` is used.",
+  },
+  {
+      .name = "POCL_PTHREAD_SPIN_US",
+      .kind = PTS_SETTING_UINT,
+      .def = PTS_SPIN_US_DEFAULT,
+      .max = PTS_SPIN_US_MAX,
+      .accepted = PTS_UINT_ACCEPTED (PTS_SPIN_US_MAX),
+      .field = PTS_FIELD (unsigned, spin_us),
+      .meaning
+      = "How long, in microseconds, an idle worker keeps watching for new "
+        "work before it sleeps, and a host thread in `clFinish` or "
+        "`clWaitForEvents` watches for completion before it sleeps. Waking a "
+        "sleeping thread takes tens of microseconds (up to a millisecond in "
+        "a VM), most of the cost of a small launch; spinning this long after "
+        "each command costs that much CPU time per thread. With more threads "
+        "than allowed CPUs, spinners yield the CPU between looks. `0` turns "
+        "spinning off. Other values: one warning, the default is used.",
+  },
+  {
+      .name = "POCL_PTHREAD_STATS",
+      .kind = PTS_SETTING_SWITCH,
+      .def = 0,
+      .accepted = "0, 1",
+      .field = PTS_FIELD (bool, stats),
+      .meaning
+      = "`1`: when the device is released (or at exit), print to stderr one "
+        "line per schedule that had launches or joins, of `key=value` fields "
+        "separated by blanks, e.g. `pocl: pthread stats: schedule=static "
+        "launches=1 work-groups=1024 home=1020 takeovers=0 steals=2 "
+        "cross-node=0 joins=3 fruitless-joins=0 threads=4`. The keys: "
+        "`schedule` (its name), `launches`, `work-groups`, `home` "
+        "(work-groups run by their home thread, the thread whose static "
+        "block holds them; for `guided`, the thread the static split would "
+        "have given them), `takeovers` (whole-block takeovers), `steals` "
+        "(half-steals), `cross-node` (takeovers and steals that crossed NUMA "
+        "nodes), `joins`, `fruitless-joins` (a thread joined a launch and "
+        "found nothing to claim) and `threads` (the threads of the pool); "
+        "look fields up by key, not by position. Other values: one warning, "
+        "`0` is used.",
+  },
+  {
+      .name = "POCL_PTHREAD_SKIP_CLAIMED",
+      .kind = PTS_SETTING_SWITCH,
+      .def = 1,
+      .accepted = "0, 1",
+      .field = PTS_FIELD (bool, skip_claimed),
+      .meaning
+      = "For measurements only. `1`: threads looking for work skip launches "
+        "whose work-groups are all claimed, and do not join again a launch "
+        "they joined in vain. `0`: they join such launches, as PoCL's driver "
+        "did, so that `POCL_PTHREAD_STATS` shows what the skip saves. Other "
+        "values: one warning, `1` is used.",
+  },
+  {
+      .name = "POCL_PTHREAD_STEAL",
+      .kind = PTS_SETTING_SWITCH,
+      .def = 1,
+      .accepted = "0, 1",
+      .field = PTS_FIELD (bool, steal),
+      .meaning
+      = "For tests and measurements. `1`: a thread whose block is empty "
+        "takes over unstarted blocks and steals halves of others (the static "
+        "schedule as described above). `0`: each thread runs exactly its own "
+        "static block and nothing else, so a slow or descheduled thread "
+        "delays the whole launch; `guided` is not affected. Other values: "
+        "one warning, `1` is used.",
+  },
+};
+
+const unsigned pts_num_settings
+    = sizeof (pts_settings) / sizeof (pts_settings[0]);
 
 static void
 warn_bad_value (const char *name, const char *value, const char *accepted,
@@ -57,53 +177,141 @@ pts_parse_uint (const char *s, unsigned max, unsigned *out)
   return true;
 }
 
+const pts_setting *
+pts_setting_find (const char *name)
+{
+  for (unsigned i = 0; i < pts_num_settings; ++i)
+    if (strcmp (pts_settings[i].name, name) == 0)
+      return &pts_settings[i];
+  return NULL;
+}
+
+bool
+pts_setting_parse (const pts_setting *s, const char *value, unsigned *out)
+{
+  switch (s->kind)
+    {
+    case PTS_SETTING_SWITCH:
+      {
+        bool b;
+        if (!pts_parse_switch (value, &b))
+          return false;
+        *out = b;
+        return true;
+      }
+    case PTS_SETTING_SCHEDULE:
+      {
+        wgd_schedule w;
+        if (!wgd_parse_schedule (value, &w))
+          return false;
+        *out = (unsigned)w;
+        return true;
+      }
+    case PTS_SETTING_UINT:
+      return pts_parse_uint (value, s->max, out);
+    }
+  return false;
+}
+
+void
+pts_setting_value_text (const pts_setting *s, unsigned v, char *buf,
+                        size_t size)
+{
+  if (s->kind == PTS_SETTING_SCHEDULE)
+    snprintf (buf, size, "%s", wgd_schedule_name ((wgd_schedule)v));
+  else
+    snprintf (buf, size, "%u", v);
+}
+
+unsigned
+pts_setting_get (const pts_config *c, const pts_setting *s)
+{
+  const char *p = (const char *)c + s->field;
+  switch (s->kind)
+    {
+    case PTS_SETTING_SWITCH:
+      return *(const bool *)p;
+    case PTS_SETTING_SCHEDULE:
+      return (unsigned)*(const wgd_schedule *)p;
+    case PTS_SETTING_UINT:
+      return *(const unsigned *)p;
+    }
+  return 0;
+}
+
+static void
+setting_store (pts_config *c, const pts_setting *s, unsigned v)
+{
+  char *p = (char *)c + s->field;
+  switch (s->kind)
+    {
+    case PTS_SETTING_SWITCH:
+      *(bool *)p = v != 0;
+      break;
+    case PTS_SETTING_SCHEDULE:
+      *(wgd_schedule *)p = (wgd_schedule)v;
+      break;
+    case PTS_SETTING_UINT:
+      *(unsigned *)p = v;
+      break;
+    }
+}
+
 void
 pts_config_read (pts_config *c, char *(*getenv_fn) (const char *))
 {
-  const char *v;
-
-  c->schedule = WGD_SCHED_STATIC;
-  v = getenv_fn ("POCL_PTHREAD_SCHEDULE");
-  if (v != NULL && !wgd_parse_schedule (v, &c->schedule))
+  memset (c, 0, sizeof (*c));
+  for (unsigned i = 0; i < pts_num_settings; ++i)
     {
-      c->schedule = WGD_SCHED_STATIC;
-      warn_bad_value ("POCL_PTHREAD_SCHEDULE", v, "static, guided", "static");
+      const pts_setting *s = &pts_settings[i];
+      const char *value = getenv_fn (s->name);
+      unsigned v = s->def;
+      if (value != NULL && !pts_setting_parse (s, value, &v))
+        {
+          char used[32];
+          pts_setting_value_text (s, s->def, used, sizeof (used));
+          warn_bad_value (s->name, value, s->accepted, used);
+          v = s->def;
+        }
+      setting_store (c, s, v);
     }
+}
 
-  c->stats = false;
-  v = getenv_fn ("POCL_PTHREAD_STATS");
-  if (v != NULL && !pts_parse_switch (v, &c->stats))
+/* The values column of row s: the accepted values with the default first
+   and marked, or the range and the default.  */
+static void
+markdown_values (FILE *out, const pts_setting *s)
+{
+  char def[32];
+  pts_setting_value_text (s, s->def, def, sizeof (def));
+  if (s->kind == PTS_SETTING_UINT)
     {
-      c->stats = false;
-      warn_bad_value ("POCL_PTHREAD_STATS", v, "0, 1", "0");
+      fprintf (out, "`0` .. `%u`, default `%s`", s->max, def);
+      return;
     }
-
-  c->skip_claimed = true;
-  v = getenv_fn ("POCL_PTHREAD_SKIP_CLAIMED");
-  if (v != NULL && !pts_parse_switch (v, &c->skip_claimed))
+  fprintf (out, "`%s` (default)", def);
+  /* The others, in the order of the accepted text ("0, 1").  */
+  for (const char *a = s->accepted; *a != '\0';)
     {
-      c->skip_claimed = true;
-      warn_bad_value ("POCL_PTHREAD_SKIP_CLAIMED", v, "0, 1", "1");
+      size_t len = strcspn (a, ",");
+      if (len != strlen (def) || strncmp (a, def, len) != 0)
+        fprintf (out, ", `%.*s`", (int)len, a);
+      a += len;
+      while (*a == ',' || *a == ' ')
+        ++a;
     }
+}
 
-  c->affinity = false;
-  v = getenv_fn ("POCL_AFFINITY");
-  if (v != NULL && !pts_parse_switch (v, &c->affinity))
+void
+pts_settings_markdown (FILE *out)
+{
+  fputs ("| variable | values | meaning |\n|---|---|---|\n", out);
+  for (unsigned i = 0; i < pts_num_settings; ++i)
     {
-      c->affinity = false;
-      warn_bad_value ("POCL_AFFINITY", v, "0, 1", "0");
-    }
-
-  c->spin_us = PTS_SPIN_US_DEFAULT;
-  v = getenv_fn ("POCL_PTHREAD_SPIN_US");
-  if (v != NULL && !pts_parse_uint (v, PTS_SPIN_US_MAX, &c->spin_us))
-    {
-      char accepted[64], used[32];
-      snprintf (accepted, sizeof (accepted), "a whole number 0..%u",
-                PTS_SPIN_US_MAX);
-      snprintf (used, sizeof (used), "%u", PTS_SPIN_US_DEFAULT);
-      c->spin_us = PTS_SPIN_US_DEFAULT;
-      warn_bad_value ("POCL_PTHREAD_SPIN_US", v, accepted, used);
+      const pts_setting *s = &pts_settings[i];
+      fprintf (out, "| `%s` | ", s->name);
+      markdown_values (out, s);
+      fprintf (out, " | %s |\n", s->meaning);
     }
 }
 

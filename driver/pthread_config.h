@@ -2,15 +2,25 @@
    Read once, when the device is first initialised.  Independent of PoCL,
    so the parsing can be unit-tested.
 
+   Every setting is one row of the settings table (pts_settings in
+   pthread_config.c): its variable, how its value is parsed, its default,
+   the accepted values as text, the pts_config field it sets and what it
+   means.  pts_config_read, the warnings and the table of README.md's
+   "Runtime settings of the driver" (pts_settings_markdown; the test
+   readme_settings compares them) all come from that table.
+
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
 #ifndef POCL_STEAL_PTHREAD_CONFIG_H
 #define POCL_STEAL_PTHREAD_CONFIG_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
 
 #include "wg_dispatch.h"
 
+/* The settings; what each one means is in its row of the table.  */
 typedef struct
 {
   wgd_schedule schedule; /* POCL_PTHREAD_SCHEDULE: static (default), guided */
@@ -25,17 +35,72 @@ typedef struct
   /* POCL_PTHREAD_SPIN_US: how long idle threads watch for work before they
      sleep, in microseconds, 0 .. PTS_SPIN_US_MAX; 0 turns it off.  */
   unsigned spin_us;
+  /* POCL_PTHREAD_STEAL: 1 (default) or 0.  0: under the static schedule
+     each thread runs exactly its own block (no takeovers, no steals); for
+     tests and measurements.  */
+  bool steal;
 } pts_config;
 
+/* Plain numbers: the settings table writes them into its texts.  */
 #define PTS_SPIN_US_DEFAULT 50
 #define PTS_SPIN_US_MAX 100000
+
+/* How a setting's value is parsed, and the type of its field.  */
+typedef enum
+{
+  PTS_SETTING_SWITCH,   /* "0" or "1" (pts_parse_switch); a bool field */
+  PTS_SETTING_SCHEDULE, /* a schedule name (wgd_parse_schedule); a
+                           wgd_schedule field */
+  PTS_SETTING_UINT      /* a whole number 0..max (pts_parse_uint); an
+                           unsigned field */
+} pts_setting_kind;
+
+/* One row of the settings table.  */
+typedef struct
+{
+  const char *name;      /* the environment variable */
+  pts_setting_kind kind; /* how the value is parsed */
+  unsigned def;          /* the default: 0/1, a wgd_schedule or the number */
+  unsigned max;          /* PTS_SETTING_UINT: the largest accepted value */
+  const char *accepted;  /* the accepted values, as warnings name them */
+  size_t field;          /* offsetof (pts_config, the field it sets) */
+  const char *meaning;   /* one line of Markdown, for README.md */
+} pts_setting;
+
+/* The settings table, in README.md's order, and its number of rows.  */
+extern const pts_setting pts_settings[];
+extern const unsigned pts_num_settings;
+
+/* The row of variable name, or NULL.  */
+const pts_setting *pts_setting_find (const char *name);
+
+/* Parses value as row s does (blanks around allowed); false for a value
+   that is not accepted, leaving *out alone.  */
+bool pts_setting_parse (const pts_setting *s, const char *value,
+                        unsigned *out);
+
+/* Writes value v of row s as a value of the variable ("1", "guided",
+   "50"), as warnings say what is used; truncated to fit size bytes.  */
+void pts_setting_value_text (const pts_setting *s, unsigned v, char *buf,
+                             size_t size);
+
+/* The field of c that row s sets, as a number.  */
+unsigned pts_setting_get (const pts_config *c, const pts_setting *s);
+
+/* Writes the settings table as README.md's Markdown table: a header line,
+   a separator line, one line per row.  */
+void pts_settings_markdown (FILE *out);
 
 /* Parses a whole number in [0, max] (blanks around allowed).  */
 bool pts_parse_uint (const char *s, unsigned max, unsigned *out);
 
-/* A setting's value and what it means; a value that is not accepted gets
-   one warning on stderr naming it and the accepted values, and the default
-   is used.  getenv_fn is getenv, or a stand-in for tests.  */
+/* Parses a 0/1 switch ("0", "1", with blanks around).  */
+bool pts_parse_switch (const char *s, bool *out);
+
+/* Sets every setting of the table from its variable: a variable that is
+   not set gives the default; one set to a value that is not accepted gets
+   one warning on stderr naming it and the accepted values, and the
+   default is used.  getenv_fn is getenv, or a stand-in for tests.  */
 void pts_config_read (pts_config *c, char *(*getenv_fn) (const char *));
 
 /* The most worker threads a device gets from the environment, unless the
@@ -52,11 +117,10 @@ void pts_config_read (pts_config *c, char *(*getenv_fn) (const char *));
    not a number) gets one warning and is passed over.  Returns 0 when none
    is set, so that PoCL's count stands; cpus (the allowed CPUs) when some
    are set but none is accepted.  PoCL reads the same variables with atoi,
-   which takes "8abc" for 8 and gives 4294967295 threads for -1.  */
+   which takes "8abc" for 8 and gives 4294967295 threads for -1.  These
+   variables are not rows of the settings table (they decide together, and
+   README.md describes them in prose), but warn the same way.  */
 unsigned pts_config_thread_count (char *(*getenv_fn) (const char *),
                                   unsigned cpus);
-
-/* Parses a 0/1 switch ("0", "1", with blanks around).  */
-bool pts_parse_switch (const char *s, bool *out);
 
 #endif /* POCL_STEAL_PTHREAD_CONFIG_H */

@@ -26,11 +26,13 @@ GEN_PROTOTYPES (basic)
 #include "pthread_pool.h"
 #include "pthread_spin.h"
 #include "pthread_stats.h"
+#include "pthread_worker.h"
 
-/* One pool for all 'cpu' devices and their sub-devices, as in-tree PoCL.
-   Guarded by PoCL, which initialises and releases devices under its own
-   lock.  */
-static pt_pool pool;
+/* One set of workers for all 'cpu' devices and their sub-devices, as
+   in-tree PoCL.  Started and stopped under PoCL's device lock, which it
+   holds while it initialises and releases devices.  */
+static pt_workers workers;
+static pt_pool *const pool = &workers.pool;
 
 /* What host threads waiting on an event or a queue (clWaitForEvents,
    clFinish) wait with: a counter bumped when it finishes, which they watch
@@ -55,12 +57,12 @@ waitable_init (waitable *x)
 static void
 waitable_spin (waitable *x, pocl_lock_t *lock)
 {
-  if (x == NULL || pool.spin_ns == 0)
+  if (x == NULL || pool->spin_ns == 0)
     return;
   uint64_t seen = atomic_load_explicit (&x->finished, memory_order_relaxed);
   POCL_UNLOCK (*lock);
-  pt_spin_until_changed (&x->finished, seen, pool.spin_ns,
-                         pool.oversubscribed);
+  pt_spin_until_changed (&x->finished, seen, pool->spin_ns,
+                         pool->oversubscribed);
   POCL_LOCK (*lock);
 }
 
@@ -91,7 +93,7 @@ pool_acquire (cl_device_id device)
 {
   if (pool_users == 0)
     {
-      cl_int err = pt_pool_start (&pool, device, &config);
+      cl_int err = pt_workers_start (&workers, device, &config);
       if (err != CL_SUCCESS)
         return err;
     }
@@ -104,17 +106,19 @@ pool_release (void)
 {
   if (pool_users == 0 || --pool_users > 0)
     return;
-  pts_sched_stats totals[PTS_NUM_SCHEDULES];
+  pts_sched_stats totals[WGD_NUM_SCHEDULES];
   memset (totals, 0, sizeof (totals));
-  pt_pool_stop (&pool, totals);
+  unsigned threads = workers.num_threads;
+  pt_workers_stop (&workers, totals);
   if (config.stats)
-    pts_print (stderr, pool.num_threads, totals);
+    pts_print (stderr, threads, totals);
 }
 
 /* Statistics are printed when the device is released; PoCL releases
    devices only with POCL_ENABLE_UNINIT=1, so otherwise they are printed at
    exit, after stopping the workers.  */
-static void __attribute__ ((destructor)) stats_at_exit (void)
+static void __attribute__ ((destructor))
+stats_at_exit (void)
 {
   if (config.stats && pool_users > 0)
     {
@@ -203,9 +207,9 @@ pocl_pthread_init (unsigned j, cl_device_id device, const char *parameters)
     return err;
 #ifdef HOST_CPU_ENABLE_STACK_SIZE_CHECK
   /* Leave a quarter of the worker's stack to the driver itself.  */
-  device->work_group_stack_size = pool.stack_size / 4 * 3;
+  device->work_group_stack_size = workers.stack_size / 4 * 3;
 #endif
-  device->data = &pool;
+  device->data = &workers;
   device->available = &device_available;
   return CL_SUCCESS;
 }
@@ -226,7 +230,7 @@ pocl_pthread_reinit (unsigned j, cl_device_id device, const char *parameters)
   (void)parameters;
   cl_int err = pool_acquire (device);
   if (err == CL_SUCCESS)
-    device->data = &pool;
+    device->data = &workers;
   return err;
 }
 
@@ -248,7 +252,7 @@ pocl_pthread_submit (_cl_command_node *node, cl_command_queue cq)
   if (pocl_command_is_ready (ev))
     {
       pocl_update_event_submitted (ev);
-      pt_pool_push_command (&pool, node);
+      pt_pool_push_command (pool, node);
     }
   POCL_UNLOCK_OBJ (ev);
 }
@@ -301,7 +305,7 @@ pocl_pthread_notify (cl_device_id device, cl_event event, cl_event finished)
   if (pocl_command_is_ready (event) && event->status == CL_QUEUED)
     {
       pocl_update_event_submitted (event);
-      pt_pool_push_command (&pool, node);
+      pt_pool_push_command (pool, node);
     }
 }
 

@@ -1,5 +1,6 @@
 /* pthread_kernel.c - NDRange kernel launches on the pthread device: from
-   the command to a published launch, and each worker's part in it.
+   the command to a published launch, and each worker's part in it; see
+   pthread_kernel.h.
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -12,13 +13,37 @@
 #include <alloca.h>
 #endif
 #endif
+#include <stddef.h>
 #include <stdlib.h> /* alloca on the BSDs */
 #include <string.h>
 
 #include "common.h"
 #include "common_driver.h"
+#include "common_utils.h"
 #include "pocl_builtin_kernels.h"
 #include "pocl_util.h"
+
+/* One launch: the pool's view of it first, then what only this layer
+   uses, then the dispatcher, all in one allocation.  */
+typedef struct
+{
+  pt_pool_launch queued; /* first: pt_launch_of converts back */
+
+  /* PoCL's per-launch record: the kernel, its arguments as set up once for
+     all threads, the context (pocl_context) and the work-group function.
+     Only the fields PoCL's argument helpers use are filled in.  Written
+     before publishing, read-only afterwards.  */
+  kernel_run_command krc;
+
+  /* Non-zero if a work-group reported failure (PoCL's execution_failed). */
+  _Atomic unsigned execution_failed;
+} pt_launch;
+
+static inline pt_launch *
+pt_launch_of (pt_pool_launch *q)
+{
+  return (pt_launch *)q;
+}
 
 static inline size_t
 round_up_to_line (size_t n)
@@ -29,9 +54,7 @@ round_up_to_line (size_t n)
 static void
 launch_release (pt_launch *l)
 {
-  /* acq_rel: everything a holder did with l happens before the free by
-     whoever drops the last reference.  */
-  if (atomic_fetch_sub_explicit (&l->refs, 1, memory_order_acq_rel) == 1)
+  if (pt_pool_launch_release (&l->queued))
     pocl_aligned_free (l);
 }
 
@@ -47,14 +70,13 @@ complete_at_once (_cl_command_node *cmd, cl_int status, const char *msg)
     POCL_UPDATE_EVENT_FAILED_MSG (status, ev, msg);
 }
 
-/* Called by the worker that claimed the last work-groups: no worker can
-   find anything to do in l any more, so it leaves the pool's list.  */
+/* Called by the worker that claimed the last work-groups (W6 of
+   wg_dispatch.c: exactly one): no worker can find anything to do in l any
+   more, so it leaves the pool's list, which drops the list's reference.  */
 static void
 retire_launch (pt_pool *p, pt_launch *l)
 {
-  pt_pool_unlink_launch (p, l);
-  /* The list's reference; the caller still holds its own.  */
-  launch_release (l);
+  pt_pool_unlink_launch (p, &l->queued);
 }
 
 /* Called by the worker that finished the last work-group, after every
@@ -77,8 +99,10 @@ complete_launch (pt_launch *l)
 }
 
 void
-pt_kernel_run_command (pt_pool *p, pt_worker *w, _cl_command_node *cmd)
+pt_kernel_run_command (const pt_kernel_env *env, pt_runner *r,
+                       _cl_command_node *cmd)
 {
+  pt_pool *p = env->pool;
   cl_kernel kernel = cmd->command.run.kernel;
   cl_program program = kernel->program;
   cl_uint dev_i = cmd->program_device_i;
@@ -129,6 +153,8 @@ pt_kernel_run_command (pt_pool *p, pt_worker *w, _cl_command_node *cmd)
   pt_pool_device_threads (p, cmd->device, &first, &count);
 
   size_t head = round_up_to_line (sizeof (pt_launch));
+  _Static_assert (offsetof (pt_launch, queued) == 0,
+                  "pt_launch_of converts a pool entry back");
   pt_launch *l
       = pocl_aligned_malloc (WGD_CACHELINE, head + wgd_launch_size (count));
   if (l == NULL)
@@ -146,29 +172,28 @@ pt_kernel_run_command (pt_pool *p, pt_worker *w, _cl_command_node *cmd)
   k->cmd = cmd;
   k->pc = *pc;
   k->pc.printf_buffer = NULL;
-  k->pc.printf_buffer_capacity = p->printf_buffer_size;
+  k->pc.printf_buffer_capacity = env->printf_buffer_size;
   k->pc.printf_buffer_position = NULL;
   k->pc.global_var_buffer = program->gvar_storage[dev_i];
   k->workgroup = cmd->command.run.wg;
   k->kernel_args = cmd->command.run.arguments;
   pocl_setup_kernel_arg_array (k);
 
-  l->first_thread = first;
-  l->num_threads = count;
-  l->dispatch = (wgd_launch *)((char *)l + head);
-  wgd_launch_init (l->dispatch, p->config.schedule, groups, count,
-                   p->num_threads);
-  if (p->node_of != NULL)
-    wgd_launch_set_nodes (l->dispatch, p->node_of + first);
-  /* The list's reference and ours.  relaxed: l is published by the pool
-     lock in pt_pool_push_launch.  */
-  atomic_store_explicit (&l->refs, 2, memory_order_relaxed);
+  wgd_launch *d = (wgd_launch *)((char *)l + head);
+  wgd_launch_init (d, env->schedule, groups, count, p->num_threads);
+  if (env->node_of != NULL)
+    wgd_launch_set_nodes (d, env->node_of + first);
+  wgd_launch_set_stealing (d, env->steal);
+  l->queued.first_thread = first;
+  l->queued.num_threads = count;
+  l->queued.dispatch = d;
+  /* relaxed: l is published by the pool lock in pt_pool_push_launch.  */
   atomic_store_explicit (&l->execution_failed, 0, memory_order_relaxed);
 
-  w->stats.per_schedule[p->config.schedule].launches++;
+  r->stats.per_schedule[env->schedule].launches++;
   pocl_update_event_running (cmd->sync.event.event);
-  pt_pool_push_launch (p, l);
-  pt_launch_participate (p, w, l);
+  pt_pool_push_launch (p, &l->queued);
+  pt_launch_participate (env, r, &l->queued);
 }
 
 /* Runs work-groups [r->begin, r->end) of a launch with nx x ny x nz
@@ -202,10 +227,13 @@ run_range (kernel_run_command *k, void **arguments, struct pocl_context *pc,
 }
 
 bool
-pt_launch_participate (pt_pool *p, pt_worker *w, pt_launch *l)
+pt_launch_participate (const pt_kernel_env *env, pt_runner *w,
+                       pt_pool_launch *q)
 {
-  wgd_launch *d = l->dispatch;
-  const unsigned tid = w->index - l->first_thread;
+  pt_pool *p = env->pool;
+  pt_launch *l = pt_launch_of (q);
+  wgd_launch *d = q->dispatch;
+  const unsigned tid = w->index - q->first_thread;
   pts_sched_stats *st = &w->stats.per_schedule[d->schedule];
   wgd_range r;
 
@@ -222,7 +250,7 @@ pt_launch_participate (pt_pool *p, pt_worker *w, pt_launch *l)
   if (r.last)
     retire_launch (p, l);
   else if (wgd_unclaimed (d) > 0)
-    pt_pool_wake_helpers (p, l, PT_WAKE_FAN_OUT);
+    pt_pool_wake_helpers (p, q, PT_WAKE_FAN_OUT);
 
   kernel_run_command *k = &l->krc;
   const pocl_kernel_metadata_t *meta = k->kernel->meta;
@@ -230,9 +258,10 @@ pt_launch_participate (pt_pool *p, pt_worker *w, pt_launch *l)
   void **arguments = alloca (sizeof (void *) * slots);
   void **arguments2 = alloca (sizeof (void *) * slots);
   /* Local buffers of this worker; fails if they do not fit.  */
-  bool args_ok = pocl_setup_kernel_arg_array_with_locals (
-                     arguments, arguments2, k, w->local_mem, p->local_mem_size)
-                 == 0;
+  bool args_ok
+      = pocl_setup_kernel_arg_array_with_locals (
+            arguments, arguments2, k, w->local_mem, env->local_mem_size)
+        == 0;
 
   struct pocl_context pc = k->pc;
   uint32_t printf_position = 0;

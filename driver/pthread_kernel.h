@@ -1,52 +1,71 @@
-/* pthread_kernel.h - NDRange kernel launches on the pthread device.
+/* pthread_kernel.h - NDRange kernel launches on the pthread device: from
+   the command to a published launch, and each worker's part in it.
+
+   A launch is prepared by the worker that took its command from the pool
+   (pt_kernel_run_command), published in the pool's list and joined by the
+   device's other workers as the pool hands it to them
+   (pt_launch_participate).  Work-groups are claimed from the dispatcher
+   (wg_dispatch.h); the worker that finishes the last one completes the
+   command's event.
+
+   Layering: this file calls the pool's queues (pthread_pool.h) and the
+   dispatcher; the worker threads (pthread_worker.h) call it.
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
 #ifndef POCL_STEAL_PTHREAD_KERNEL_H
 #define POCL_STEAL_PTHREAD_KERNEL_H
 
-#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
 
-#include "common_utils.h"
+#include "pocl_cl.h"
 
 #include "pthread_pool.h"
+#include "pthread_stats.h"
 #include "wg_dispatch.h"
 
 #ifdef __GNUC__
 #pragma GCC visibility push(hidden)
 #endif
 
-struct pt_launch
+/* What every launch of the device is made with: set when the workers
+   start, read-only afterwards.  */
+typedef struct
 {
-  /* PoCL's per-launch record: the kernel, its arguments as set up once for
-     all threads, the context (pocl_context) and the work-group function.
-     Only the fields PoCL's argument helpers use are filled in.  */
-  kernel_run_command krc;
+  pt_pool *pool;
+  wgd_schedule schedule; /* POCL_PTHREAD_SCHEDULE */
+  bool steal;            /* POCL_PTHREAD_STEAL */
+  /* The NUMA node of each pool thread, or NULL: one node.  */
+  const int *node_of;
+  size_t local_mem_size;     /* of each runner's local_mem */
+  size_t printf_buffer_size; /* of each runner's printf_buffer */
+} pt_kernel_env;
 
-  pt_launch *prev, *next; /* in pt_pool.launches, under the pool lock */
+/* What one worker runs work-groups with; owned by that worker.  */
+typedef struct
+{
+  unsigned index; /* in the pool */
+  /* Per-thread local memory and printf buffer, as in-tree PoCL has.  */
+  void *local_mem;
+  void *printf_buffer;
+  pts_worker_stats stats; /* written by this worker only */
+} pt_runner;
 
-  /* One reference for being in the pool's list, one per worker inside the
-     launch; the last one frees it.  */
-  _Atomic unsigned refs;
-  /* Non-zero if a work-group reported failure (PoCL's execution_failed). */
-  _Atomic unsigned execution_failed;
+/* Runs the NDRange command cmd, taken from the pool by runner r: builds or
+   finds the kernel's binary, then publishes a launch and joins it.
+   Commands with no work-groups, built-in kernels and failures complete at
+   once.  */
+void pt_kernel_run_command (const pt_kernel_env *env, pt_runner *r,
+                            _cl_command_node *cmd);
 
-  uint64_t seq; /* numbers launches in push order; under the pool lock */
-  unsigned first_thread; /* the (sub)device's threads in the pool */
-  unsigned num_threads;
-  wgd_launch *dispatch; /* in the same allocation, after this struct */
-};
-
-/* Runs the NDRange command cmd, taken from the queue by worker w: builds or
-   finds the kernel's binary, then publishes a launch and joins it.  Commands
-   with no work-groups, built-in kernels and failures complete at once.  */
-void pt_kernel_run_command (pt_pool *p, pt_worker *w, _cl_command_node *cmd);
-
-/* Worker w, holding a reference to l, runs work-groups of l until none are
-   left to claim, then drops its reference.  The worker that finishes the
-   last work-group completes the command's event.  Returns false if w
-   found nothing to claim (a fruitless join).  */
-bool pt_launch_participate (pt_pool *p, pt_worker *w, pt_launch *l);
+/* Runner r, holding a reference to launch l (from pt_pool_wait), runs
+   work-groups of l until none are left to claim, then drops its
+   reference.  The runner that finishes the last work-group completes the
+   command's event.  Returns false if r found nothing to claim (a
+   fruitless join).  */
+bool pt_launch_participate (const pt_kernel_env *env, pt_runner *r,
+                            pt_pool_launch *l);
 
 #ifdef __GNUC__
 #pragma GCC visibility pop

@@ -1,14 +1,25 @@
-/* pthread_pool.h - the worker threads of the pthread device: one pool per
-   process, shared by the device and all its sub-devices.
+/* pthread_pool.h - the pool's queues: what the worker threads of the
+   pthread device wait for, and how they are woken.  One pool per process,
+   shared by the device and all its sub-devices.
 
-   Commands and kernel launches wait in two lists guarded by the pool lock.
-   A worker takes a command only if it is one of the threads of the command's
-   (sub)device; it joins a launch only if that launch still has unclaimed
-   work-groups, read lock-free from the launch's dispatcher, so fully
-   claimed launches cost a scan, not a join.  Claiming work-groups inside a
-   launch takes no lock at all.  Idle workers sleep on a condition variable
-   of their own; a command wakes one, a launch wakes helpers in a tree
-   only while it has work-groups to share (pt_pool_wake_helpers).
+   Ready commands wait in a FIFO, published kernel launches in a list, both
+   guarded by the pool lock.  A worker takes a command only if it is one of
+   the threads of the command's (sub)device; it joins a launch only if that
+   launch still has unclaimed work-groups, read lock-free from the launch's
+   dispatcher, so fully claimed launches cost a scan, not a join.  Claiming
+   work-groups inside a launch takes no lock at all (wg_dispatch.h).
+
+   Idle workers first spin, watching a counter that every push bumps
+   (pthread_spin.h), then sleep on a condition variable of their own.  A
+   command wakes one worker; a launch wakes helpers in a tree, only while
+   it has work-groups to share (pt_pool_wake_helpers).  The hand-off
+   between a push and a worker deciding to sleep is the protocol P1-P3 at
+   the top of pthread_pool.c, modelled in tests/model/pool_wake.pml.
+
+   This layer knows nothing of kernels or of the worker threads' other
+   state: it hands out work items (pt_pool_wait) and wakes workers by index.
+   Layers above it: pthread_kernel (launches), pthread_worker (threads),
+   pthread_device (PoCL's device ops).
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -17,43 +28,52 @@
 
 #include <pthread.h>
 #include <stdalign.h>
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "pocl_cl.h"
 
-#include "pthread_config.h"
-#include "pthread_stats.h"
+#include "wg_dispatch.h"
 
 #ifdef __GNUC__
 #pragma GCC visibility push(hidden)
 #endif
 
-typedef struct pt_launch pt_launch;
-typedef struct pt_pool pt_pool;
+/* A published launch as the pool sees it.  The launch layer embeds it in
+   its own record (pthread_kernel.c) and fills in the fields marked "set
+   before publishing"; the rest is the pool's.  */
+typedef struct pt_pool_launch
+{
+  /* In pt_pool.launches; under the pool lock.  */
+  struct pt_pool_launch *prev, *next;
+  /* Numbers launches in push order; under the pool lock.  */
+  uint64_t seq;
+  /* One reference for being in the list, one per worker inside the launch
+     (taken by pt_pool_wait under the lock); see pt_pool_launch_release.  */
+  _Atomic unsigned refs;
+  /* Set before publishing: the (sub)device's threads [first_thread,
+     first_thread + num_threads) in the pool, and the dispatcher, which the
+     pool asks whether to join (wgd_unclaimed) and whom to wake
+     (wgd_thread_has_work).  */
+  unsigned first_thread;
+  unsigned num_threads;
+  wgd_launch *dispatch;
+} pt_pool_launch;
+
+/* The idle state of one worker, by pool index.  Under the pool lock.  */
+typedef struct
+{
+  alignas (WGD_CACHELINE) pthread_cond_t wake;
+  bool sleeping; /* waiting on `wake`; cleared by whoever wakes it */
+  bool spinning; /* watching work_seq before sleeping */
+} pt_idle;
 
 typedef struct
 {
-  alignas (WGD_CACHELINE) pthread_t thread;
-  pt_pool *pool;
-  unsigned index; /* in the pool: 0 .. num_threads - 1 */
-  /* Signalled, under the pool lock, by whoever hands this worker work.  */
-  pthread_cond_t wake;
-  bool sleeping; /* under the pool lock */
-  bool spinning; /* watching work_seq before sleeping; under the pool lock */
-  /* The launch (by seq) this worker last joined in vain; it does not join
-     it again.  Under the pool lock.  */
-  uint64_t gave_up_seq;
-  /* Per-thread local memory and printf buffer, as in-tree PoCL has.  */
-  void *local_mem;
-  void *printf_buffer;
-  pts_worker_stats stats;
-} pt_worker;
-
-struct pt_pool
-{
   alignas (WGD_CACHELINE) pthread_mutex_t lock;
   _cl_command_node *commands; /* ready commands, FIFO */
-  pt_launch *launches;        /* launches with work-groups to claim */
+  pt_pool_launch *launches;   /* launches with work-groups to claim */
   uint64_t launch_seq;        /* the last seq handed out */
   bool shutdown;
 
@@ -61,49 +81,66 @@ struct pt_pool
      on its line: spinners read it in a loop.  */
   alignas (WGD_CACHELINE) _Atomic uint64_t work_seq;
 
+  /* Set by pt_pool_init, read-only afterwards.  */
   alignas (WGD_CACHELINE) unsigned num_threads;
-  uint64_t spin_ns;    /* POCL_PTHREAD_SPIN_US, in ns */
+  uint64_t spin_ns;    /* POCL_PTHREAD_SPIN_US, in ns; 0: no spinning */
   bool oversubscribed; /* more threads than allowed CPUs: spinners yield */
-  size_t local_mem_size;
-  size_t printf_buffer_size;
-  size_t stack_size; /* of each worker */
-  pts_config config;
-  pt_worker *workers;
-  /* With POCL_AFFINITY=1: the CPU each worker pins itself to, and the NUMA
-     node of each worker when it is known and there is more than one (else
-     NULL: stealing need not care).  */
-  int *cpu_of;
-  int *node_of;
-};
+  bool skip_claimed;   /* POCL_PTHREAD_SKIP_CLAIMED */
+  pt_idle *idle;       /* num_threads of them */
+} pt_pool;
 
-/* Starts num_threads = dev->max_compute_units workers.  */
-cl_int pt_pool_start (pt_pool *p, cl_device_id dev, const pts_config *cfg);
+/* What pt_pool_wait hands a worker.  */
+typedef struct
+{
+  _cl_command_node *command; /* a command to run, or NULL */
+  pt_pool_launch *launch;    /* a launch to join, with a reference, or NULL */
+} pt_work;
 
-/* Stops and joins the workers, and adds their statistics to totals (if not
-   NULL) before freeing them.  Commands still queued are not run.  */
-void pt_pool_stop (pt_pool *p, pts_sched_stats totals[PTS_NUM_SCHEDULES]);
+/* Sets up the queues for num_threads workers (no threads are started).  */
+cl_int pt_pool_init (pt_pool *p, unsigned num_threads, uint64_t spin_ns,
+                     bool oversubscribed, bool skip_claimed);
+
+/* Frees what pt_pool_init made; the workers must have left.  */
+void pt_pool_destroy (pt_pool *p);
 
 /* The pool threads [*first, *first + *count) that serve dev.  */
 void pt_pool_device_threads (const pt_pool *p, cl_device_id dev,
                              unsigned *first, unsigned *count);
 
+/* Worker `index` waits for work: returns false at shutdown, else true with
+   *out holding a command or a launch of its device.  gave_up_seq: the seq
+   of a launch this worker joined in vain last time (0: none), which it is
+   not handed again (the count of unclaimed work-groups can lag behind the
+   blocks, W5 of wg_dispatch.c).  */
+bool pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq,
+                   pt_work *out);
+
 /* Queues a ready command and wakes one of its device's idle workers.  */
 void pt_pool_push_command (pt_pool *p, _cl_command_node *cmd);
 
-/* Publishes a launch; the worker that prepared it then joins it.  */
-void pt_pool_push_launch (pt_pool *p, pt_launch *l);
+/* Publishes a launch (refs set to 2: the list's and the caller's, who
+   then joins it).  */
+void pt_pool_push_launch (pt_pool *p, pt_pool_launch *l);
 
 /* Wakes up to n (at most PT_WAKE_FAN_OUT) idle workers of l's device that
-   have a block of l.  Every worker that joins l and finds work calls it
-   while work-groups are left unclaimed, so helpers are woken in a tree,
-   each wake-up off the critical path of the worker before, and the
-   waking stops by itself when a launch is too small to share: a
-   one-work-group launch wakes nobody.  */
+   would find work of their own in l (wgd_thread_has_work).  Every worker
+   that joins l and finds work calls it while work-groups are left
+   unclaimed, so helpers are woken in a tree, each wake-up off the
+   critical path of the worker before, and the waking stops by itself when
+   a launch is too small to share: a one-work-group launch wakes nobody.  */
 #define PT_WAKE_FAN_OUT 2
-void pt_pool_wake_helpers (pt_pool *p, pt_launch *l, unsigned n);
+void pt_pool_wake_helpers (pt_pool *p, pt_pool_launch *l, unsigned n);
 
-/* Removes a launch whose work-groups are all claimed from the list.  */
-void pt_pool_unlink_launch (pt_pool *p, pt_launch *l);
+/* Removes a launch whose work-groups are all claimed from the list, and
+   drops the list's reference (the caller still holds its own).  */
+void pt_pool_unlink_launch (pt_pool *p, pt_pool_launch *l);
+
+/* Drops one reference; true if it was the last, and the caller must free
+   the launch.  */
+bool pt_pool_launch_release (pt_pool_launch *l);
+
+/* Stops handing out work: every worker's pt_pool_wait returns false.  */
+void pt_pool_shutdown (pt_pool *p);
 
 #ifdef __GNUC__
 #pragma GCC visibility pop

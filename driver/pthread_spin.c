@@ -24,7 +24,7 @@ cpu_relax (void)
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause ();
 #elif defined(__aarch64__)
-  __asm__ __volatile__("yield");
+  __asm__ __volatile__ ("yield");
 #endif
 }
 

@@ -7,10 +7,10 @@
 #include <inttypes.h>
 
 void
-pts_add (pts_sched_stats total[PTS_NUM_SCHEDULES],
+pts_add (pts_sched_stats total[WGD_NUM_SCHEDULES],
          const pts_worker_stats *worker)
 {
-  for (unsigned s = 0; s < PTS_NUM_SCHEDULES; ++s)
+  for (unsigned s = 0; s < WGD_NUM_SCHEDULES; ++s)
     {
       const pts_sched_stats *a = &worker->per_schedule[s];
       pts_sched_stats *t = &total[s];
@@ -28,25 +28,22 @@ pts_add (pts_sched_stats total[PTS_NUM_SCHEDULES],
 
 void
 pts_print (FILE *out, unsigned num_threads,
-           const pts_sched_stats total[PTS_NUM_SCHEDULES])
+           const pts_sched_stats total[WGD_NUM_SCHEDULES])
 {
-  fprintf (out,
-           "pocl: pthread stats, %u threads: schedule launches work-groups "
-           "home-thread takeovers half-steals cross-node joins "
-           "fruitless-joins\n",
-           num_threads);
-  for (unsigned s = 0; s < PTS_NUM_SCHEDULES; ++s)
+  for (unsigned s = 0; s < WGD_NUM_SCHEDULES; ++s)
     {
       const pts_sched_stats *t = &total[s];
       if (t->launches == 0 && t->joins == 0)
         continue;
-      fprintf (
-          out,
-          "pocl: pthread stats: %s %" PRIu64 " %" PRIu64 " %" PRIu64
-          " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
-          wgd_schedule_name ((wgd_schedule)s), t->launches, t->dispatch.groups,
-          t->dispatch.home_groups, t->dispatch.takeovers, t->dispatch.steals,
-          t->dispatch.remote, t->joins, t->fruitless_joins);
+      fprintf (out,
+               "pocl: pthread stats: schedule=%s launches=%" PRIu64
+               " work-groups=%" PRIu64 " home=%" PRIu64 " takeovers=%" PRIu64
+               " steals=%" PRIu64 " cross-node=%" PRIu64 " joins=%" PRIu64
+               " fruitless-joins=%" PRIu64 " threads=%u\n",
+               wgd_schedule_name ((wgd_schedule)s), t->launches,
+               t->dispatch.groups, t->dispatch.home_groups,
+               t->dispatch.takeovers, t->dispatch.steals, t->dispatch.remote,
+               t->joins, t->fruitless_joins, num_threads);
     }
   fflush (out);
 }

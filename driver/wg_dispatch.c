@@ -1,24 +1,72 @@
 /* wg_dispatch.c - work-group dispatch for one kernel launch; see
-   wg_dispatch.h for the schedules.
+   wg_dispatch.h for the schedules and the operations.
 
-   Why the static schedule's CAS protocol is sound (the Spin model in
-   tests/model/ checks it for small cases):
+   THE STATIC SCHEDULE'S PROTOCOL, stated once; every CAS and store below
+   cites the rules it relies on.  The Spin model in tests/model/ checks it
+   for small cases, and tests/dispatch/ drives it through scripted
+   interleavings.
 
-   - Every unclaimed work-group is in exactly one block word, or in the
-     hands of exactly one thread that has just removed it from a word and
-     will either run it or store it into its own (empty) word.
-   - A word changes by: its owner claiming from the front (CAS), a thief
-     taking the back half or, if unstarted, the whole (CAS), or its owner
-     refilling it while it is empty (plain store; nobody else writes an
-     empty word, as thieves and the owner only CAS words they saw non-empty).
-   - So removing work is always a read-modify-write of the latest value of
-     a word: two threads can never both remove the same work-groups.
-   - ABA cannot fool a CAS: between refills, a word's begin only grows and
-     its end only shrinks, so an old non-empty value could only come back
-     through a refill with the same range.  A refill starts past the front
-     of what its thread removed (that front is run at once), whereas the
-     front of a non-empty word stays its front until claimed; hence no
-     refill reproduces a range that was ever observed.
+   Each thread t owns one block word, (begin, end) of 32-bit unit indices
+   packed in 64 bits, and remembers the block as dealt (`initial`).  The
+   states of a word, and who may move it from one to another:
+
+   | state     | word            | its owner may     | a thief may       |
+   |-----------|-----------------|-------------------|-------------------|
+   | unstarted | == initial,     | claim the front   | take it whole     |
+   |           | not empty       | half (-> started  | (-> empty), or    |
+   |           |                 | or empty)         | steal the back    |
+   |           |                 |                   | half (-> started) |
+   | started   | != initial,     | claim the front   | steal the back    |
+   |           | not empty       | half (-> started  | half (-> started  |
+   |           |                 | or empty)         | or empty)         |
+   | empty     | begin >= end    | refill it with    | nothing: skips it |
+   |           |                 | what it stole     |                   |
+   |           |                 | (-> refilled)     |                   |
+   | refilled  | not empty,      | as started        | as started (never |
+   |           | after a refill  |                   | a takeover: W4)   |
+
+   Every move but the refill is a CAS from a value the mover saw not
+   empty; the refill is a plain store.
+
+   Invariants:
+
+   W1 (conservation)  Every unclaimed unit is in exactly one block word, or
+      in the hands of exactly one thread between the CAS that removed it
+      from a word and either running it (hand_out) or storing it into its
+      own empty word (the refill in steal()).
+   W2 (who writes an empty word)  Only its owner, with the refill.  Thieves
+      and the owner CAS only words they saw not empty, and a CAS whose
+      expected value is not empty fails on an empty word; so the owner's
+      plain store cannot race with any other write.
+   W3 (monotone)  Between two refills, a word's begin only grows and its
+      end only shrinks: claims move the front, steals move the back.
+   W4 (no ABA)  A CAS succeeds only on the value it read, unchanged since:
+      by W3 an old value could only come back through a refill with the
+      same range; but a refill starts past the front of what its thread
+      removed (that front is run at once, hand_out in steal()), whereas the
+      front of a word that is not empty stays its front until claimed.
+   W5 (unclaimed only decreases)  `unclaimed` drops after each successful
+      removal by exactly the work-groups handed out (hand_out), so it is
+      never below the true number of work-groups in words and in hands.
+      Reading 0 means nothing is left.  It may lag: a thread preempted
+      between its removal CAS and its subtraction leaves it above the
+      truth, and others may find every word empty while it is not 0.
+   W6 (one last claim)  The subtraction is a read-modify-write, so exactly
+      one hand-out sees `unclaimed` go from n to 0: that claim, and only
+      it, is flagged `last`.
+   W7 (one finisher)  `finished` grows by what each thread ran, in one
+      fetch-and-add per thread (wgd_finish), and the sum of all is
+      num_groups; exactly one call sees it reach num_groups.
+
+   Under guided, `unclaimed` is the whole state: every claim is a CAS on
+   it that takes a chunk from the front (W5 and W6 hold as they are).
+
+   Memory ordering: block words and `unclaimed` are relaxed everywhere.
+   The protocol's whole state is in those words; every removal is a CAS,
+   which acts on the latest value whatever the ordering, and nothing else
+   is read on the strength of a word.  The launch itself is published by
+   the caller (release/acquire, wg_dispatch.h), and the results of
+   work-groups are published by wgd_finish (acq_rel).
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -28,8 +76,21 @@
 #include <string.h>
 #include <strings.h>
 
-_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2,
-               "the dispatcher needs lock-free 64-bit atomics");
+_Static_assert (ATOMIC_LLONG_LOCK_FREE == 2,
+                "the dispatcher needs lock-free 64-bit atomics");
+
+#ifdef WGD_TEST_HOOKS
+void (*wgd_yield_hook) (wgd_launch *l, wgd_yield_point point, unsigned tid);
+#define WGD_YIELD(l, point, tid)                                              \
+  do                                                                          \
+    {                                                                         \
+      if (wgd_yield_hook != NULL)                                             \
+        wgd_yield_hook ((l), (point), (tid));                                 \
+    }                                                                         \
+  while (0)
+#else
+#define WGD_YIELD(l, point, tid) ((void)0)
+#endif
 
 /* Guided rule constants: PoCL's POCL_PTHREAD_MIN_WGS / POCL_PTHREAD_MAX_WGS.
  */
@@ -110,6 +171,8 @@ wgd_launch_init_units (wgd_launch *l, wgd_schedule schedule,
     guided_threads = num_threads;
   if (max_units == 0)
     max_units = 1;
+  if ((unsigned)schedule >= WGD_NUM_SCHEDULES)
+    schedule = WGD_SCHED_STATIC;
 
   l->num_groups = num_groups;
   l->schedule = schedule;
@@ -120,10 +183,11 @@ wgd_launch_init_units (wgd_launch *l, wgd_schedule schedule,
                  : num_groups / max_units + (num_groups % max_units != 0);
   l->num_units
       = (uint32_t)(num_groups / l->grain + (num_groups % l->grain != 0));
+  l->node_of = NULL;
+  l->steal = true;
 
   /* relaxed: the launch is published to other threads by the caller with
      release/acquire (see wgd_launch_init in the header).  */
-  l->node_of = NULL;
   atomic_store_explicit (&l->unclaimed, num_groups, memory_order_relaxed);
   atomic_store_explicit (&l->finished, 0, memory_order_relaxed);
 
@@ -132,6 +196,8 @@ wgd_launch_init_units (wgd_launch *l, wgd_schedule schedule,
       uint32_t b = block_start (l->num_units, num_threads, t);
       uint32_t e = block_start (l->num_units, num_threads, t + 1);
       l->blocks[t].initial = pack (b, e);
+      /* relaxed: published with the launch, as above.  Every word starts
+         unstarted (or empty, for blocks of no units).  */
       atomic_store_explicit (&l->blocks[t].word, pack (b, e),
                              memory_order_relaxed);
     }
@@ -149,6 +215,12 @@ void
 wgd_launch_set_nodes (wgd_launch *l, const int *node_of)
 {
   l->node_of = node_of;
+}
+
+void
+wgd_launch_set_stealing (wgd_launch *l, bool steal)
+{
+  l->steal = steal;
 }
 
 unsigned
@@ -175,7 +247,8 @@ home_part (const wgd_launch *l, unsigned t, uint64_t gb, uint64_t ge)
   return b < e ? e - b : 0;
 }
 
-/* Hands units [ub, ue) to thread tid as claimed work.  */
+/* Hands units [ub, ue), just removed from a word, to thread tid as
+   claimed work.  */
 static bool
 hand_out (wgd_launch *l, unsigned tid, uint32_t ub, uint32_t ue,
           wgd_range *out, wgd_thread_stats *stats)
@@ -183,8 +256,10 @@ hand_out (wgd_launch *l, unsigned tid, uint32_t ub, uint32_t ue,
   out->begin = units_to_groups_begin (l, ub);
   out->end = units_to_groups_end (l, ue);
   uint64_t n = out->end - out->begin;
-  /* relaxed: a hint for threads choosing a launch (see wgd_unclaimed); the
-     read-modify-write makes exactly one claim see the count reach 0.  */
+  WGD_YIELD (l, WGD_AFTER_REMOVE, tid);
+  /* W5, W6.  relaxed: a hint for threads choosing a launch (see
+     wgd_unclaimed); the read-modify-write alone makes exactly one claim see
+     the count reach 0.  */
   out->last
       = atomic_fetch_sub_explicit (&l->unclaimed, n, memory_order_relaxed)
         == n;
@@ -204,19 +279,19 @@ claim_own (wgd_launch *l, unsigned tid, wgd_range *out,
            wgd_thread_stats *stats)
 {
   _Atomic uint64_t *word = &l->blocks[tid].word;
-  /* relaxed, here and in every CAS on block words: the whole state of the
-     protocol lives in these words and every removal of work is a CAS,
-     which acts on the latest value whatever the ordering (see the top of
-     this file).  Nothing else is read on the strength of a word; the
-     results of work-groups are published by wgd_finish().  */
+  /* relaxed, here and at every block word: see "Memory ordering" above.  */
   uint64_t w = atomic_load_explicit (word, memory_order_relaxed);
   for (;;)
     {
       uint32_t n = word_len (w);
       if (n == 0)
-        return false;
+        return false; /* empty: only we may write it again (W2) */
       uint32_t b = word_begin (w);
       uint32_t k = half_at_least_one (n);
+      WGD_YIELD (l, WGD_AFTER_LOAD_OWN, tid);
+      /* unstarted/started/refilled -> started or empty, front half.  W3:
+         begin grows; W4: succeeds only on the value read.  On failure w
+         is the new value (a thief moved the end, or took the whole).  */
       if (atomic_compare_exchange_weak_explicit (
               word, &w, pack (b + k, word_end (w)), memory_order_relaxed,
               memory_order_relaxed))
@@ -245,8 +320,9 @@ take_over (wgd_launch *l, unsigned tid, bool local, uint32_t *b, uint32_t *e,
       if (word_len (init) == 0 || same_node (l, tid, v) != local)
         continue;
       uint64_t w = init;
-      /* relaxed: see claim_own.  Succeeds only if the owner has not
-         claimed anything yet (and nobody stole from it).  */
+      /* unstarted -> empty.  Succeeds only while the word still equals
+         `initial`, which by W4 means nobody claimed or stole from it: a
+         word never returns to `initial` once it left it.  */
       if (atomic_compare_exchange_strong_explicit (
               &l->blocks[v].word, &w, pack (word_end (init), word_end (init)),
               memory_order_relaxed, memory_order_relaxed))
@@ -292,8 +368,10 @@ steal_half (wgd_launch *l, unsigned tid, bool local, uint32_t *b, uint32_t *e,
 
       uint32_t k = best_n - best_n / 2;
       uint32_t end = word_end (best_w);
-      /* relaxed: see claim_own.  Fails if the block changed since we
-         read it; then we look again.  */
+      WGD_YIELD (l, WGD_AFTER_PICK_VICTIM, tid);
+      /* any non-empty state -> started or empty, back half.  W3: end
+         shrinks; W4: fails if the block changed since we read it (then we
+         look again).  What we remove is now ours alone (W1).  */
       if (atomic_compare_exchange_strong_explicit (
               &l->blocks[best].word, &best_w,
               pack (word_begin (best_w), end - k), memory_order_relaxed,
@@ -327,11 +405,13 @@ steal (wgd_launch *l, unsigned tid, wgd_range *out, wgd_thread_stats *stats)
       got = whole || steal_half (l, tid, local, &got_b, &got_e, &victim);
     }
   if (!got)
-    return false; /* every block is empty: all handed out */
+    return false; /* every block looked empty: all handed out (W5 lag) */
 
   uint32_t run = half_at_least_one (got_e - got_b);
-  /* relaxed store: our word is empty, and nobody but its owner writes an
-     empty word (see the top of this file).  */
+  WGD_YIELD (l, WGD_AFTER_STEAL, tid);
+  /* empty -> refilled (or stays empty when we run all we got).  A plain
+     store is safe by W2: our word is empty and only we write it.  It
+     starts at got_b + run, past the front we run ourselves (W4).  */
   atomic_store_explicit (&l->blocks[tid].word, pack (got_b + run, got_e),
                          memory_order_relaxed);
   if (stats)
@@ -347,12 +427,23 @@ steal (wgd_launch *l, unsigned tid, wgd_range *out, wgd_thread_stats *stats)
 }
 
 static bool
+claim_static (wgd_launch *l, unsigned tid, wgd_range *out,
+              wgd_thread_stats *stats)
+{
+  if (tid >= l->num_threads)
+    return false;
+  if (claim_own (l, tid, out, stats))
+    return true;
+  return l->steal && steal (l, tid, out, stats);
+}
+
+static bool
 claim_guided (wgd_launch *l, unsigned tid, wgd_range *out,
               wgd_thread_stats *stats)
 {
   const uint64_t n = l->guided_threads;
   /* relaxed: the unclaimed count is the whole state of the guided
-     dispenser, and every claim is a CAS on it.  */
+     dispenser, and every claim is a CAS on it (W5, W6).  */
   uint64_t rem = atomic_load_explicit (&l->unclaimed, memory_order_relaxed);
   for (;;)
     {
@@ -365,6 +456,7 @@ claim_guided (wgd_launch *l, unsigned tid, wgd_range *out,
       uint64_t chunk = limit < per_thread ? limit : per_thread;
       if (chunk > rem)
         chunk = rem;
+      WGD_YIELD (l, WGD_AFTER_LOAD_GUIDED, tid);
       if (atomic_compare_exchange_weak_explicit (
               &l->unclaimed, &rem, rem - chunk, memory_order_relaxed,
               memory_order_relaxed))
@@ -387,25 +479,59 @@ claim_guided (wgd_launch *l, unsigned tid, wgd_range *out,
     }
 }
 
+static bool
+has_work_static (const wgd_launch *l, unsigned tid)
+{
+  /* relaxed: a hint (see the header); the block may change at once.  */
+  return tid < l->num_threads
+         && word_len (atomic_load_explicit (&l->blocks[tid].word,
+                                            memory_order_relaxed))
+                > 0;
+}
+
+static bool
+has_work_guided (const wgd_launch *l, unsigned tid)
+{
+  /* Every thread may claim the next chunk; the first num_groups threads
+     are the ones a launch of fewer work-groups than threads can use.  */
+  return tid < l->num_threads && tid < l->num_groups
+         && wgd_unclaimed ((wgd_launch *)l) > 0;
+}
+
+/* The schedules.  A new schedule is one enumerator in wg_dispatch.h and
+   one row here; its enumerator is also its index in the statistics.  */
+typedef struct
+{
+  const char *name;
+  bool (*claim) (wgd_launch *l, unsigned tid, wgd_range *out,
+                 wgd_thread_stats *stats);
+  bool (*has_work) (const wgd_launch *l, unsigned tid);
+} schedule_row;
+
+static const schedule_row schedules[WGD_NUM_SCHEDULES] = {
+  [WGD_SCHED_STATIC] = { "static", claim_static, has_work_static },
+  [WGD_SCHED_GUIDED] = { "guided", claim_guided, has_work_guided },
+};
+
 bool
 wgd_claim (wgd_launch *l, unsigned tid, wgd_range *out,
            wgd_thread_stats *stats)
 {
-  if (l->schedule == WGD_SCHED_GUIDED)
-    return claim_guided (l, tid, out, stats);
-  if (tid >= l->num_threads)
-    return false;
-  if (claim_own (l, tid, out, stats))
-    return true;
-  return steal (l, tid, out, stats);
+  return schedules[l->schedule].claim (l, tid, out, stats);
+}
+
+bool
+wgd_thread_has_work (const wgd_launch *l, unsigned tid)
+{
+  return schedules[l->schedule].has_work (l, tid);
 }
 
 bool
 wgd_finish (wgd_launch *l, uint64_t n)
 {
-  /* acq_rel: release publishes this thread's work (and its printf output
-     flushed before) to the thread that finishes the launch; acquire lets
-     that thread see everybody's.  */
+  /* W7.  acq_rel: release publishes this thread's work (and its printf
+     output flushed before) to the thread that finishes the launch;
+     acquire lets that thread see everybody's.  */
   uint64_t before
       = atomic_fetch_add_explicit (&l->finished, n, memory_order_acq_rel);
   return before + n == l->num_groups;
@@ -421,21 +547,37 @@ wgd_parse_schedule (const char *s, wgd_schedule *out)
   size_t len = strlen (s);
   while (len > 0 && isspace ((unsigned char)s[len - 1]))
     --len;
-  if (len == 6 && strncasecmp (s, "static", 6) == 0)
-    {
-      *out = WGD_SCHED_STATIC;
-      return true;
-    }
-  if (len == 6 && strncasecmp (s, "guided", 6) == 0)
-    {
-      *out = WGD_SCHED_GUIDED;
-      return true;
-    }
+  for (unsigned i = 0; i < WGD_NUM_SCHEDULES; ++i)
+    if (len == strlen (schedules[i].name)
+        && strncasecmp (s, schedules[i].name, len) == 0)
+      {
+        *out = (wgd_schedule)i;
+        return true;
+      }
   return false;
 }
 
 const char *
 wgd_schedule_name (wgd_schedule s)
 {
-  return s == WGD_SCHED_GUIDED ? "guided" : "static";
+  return (unsigned)s < WGD_NUM_SCHEDULES ? schedules[s].name : "unknown";
+}
+
+void
+wgd_schedule_names (char *buf, size_t size)
+{
+  size_t used = 0;
+  if (size == 0)
+    return;
+  for (unsigned i = 0; i < WGD_NUM_SCHEDULES; ++i)
+    {
+      const char *sep = i ? ", " : "";
+      size_t ls = strlen (sep), ln = strlen (schedules[i].name);
+      if (used + ls + ln + 1 > size)
+        break;
+      memcpy (buf + used, sep, ls);
+      memcpy (buf + used + ls, schedules[i].name, ln);
+      used += ls + ln;
+    }
+  buf[used] = '\0';
 }

@@ -3,7 +3,7 @@
    work-group indices and thread indices only, so it can be unit-tested,
    model-checked and benchmarked on its own.
 
-   Two schedules:
+   Two schedules (one row each in wg_dispatch.c's schedule table):
 
    static  One contiguous block of work-groups per thread, split by linear
            index as OpenMP's static schedule does (block sizes differ by at
@@ -13,7 +13,9 @@
            the back half of the fullest block, runs half of what it stole and
            makes the rest its own block, where it can be stolen again; it
            looks on its own NUMA node first, then on the others.  All of it
-           is lock-free: each block is one 64-bit word updated by CAS.
+           is lock-free: each block is one 64-bit word updated by CAS.  The
+           protocol, its block-word states and its invariants (W1-W7) are
+           stated once, at the top of wg_dispatch.c.
 
    guided  PoCL's previous rule, kept exactly: chunk = min (limit,
            ceil (remaining / n), remaining) with limit = 32 n, or 256 n
@@ -23,6 +25,16 @@
    Both keep the number of unclaimed work-groups in an atomic on its own
    cache line, so that threads looking for work can skip launches that have
    nothing left without touching anything else.
+
+   Operations (who calls them, and when):
+
+     wgd_launch_init*      the thread preparing a launch, before publishing
+     wgd_launch_set_nodes  the same, optional
+     wgd_launch_set_stealing  the same, optional (tests and measurements)
+     wgd_claim             any thread of the launch, any number of times
+     wgd_finish            each thread that ran work-groups, once, at the end
+     wgd_unclaimed         anybody, any time: a hint
+     wgd_thread_has_work   anybody, any time: a hint (whom to wake)
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -42,10 +54,13 @@ extern "C"
 
 #define WGD_CACHELINE 64
 
+  /* The schedules; each has one row in wg_dispatch.c's schedule table.
+     WGD_NUM_SCHEDULES counts them (statistics keep one entry each).  */
   typedef enum
   {
     WGD_SCHED_STATIC = 0,
-    WGD_SCHED_GUIDED = 1
+    WGD_SCHED_GUIDED = 1,
+    WGD_NUM_SCHEDULES
   } wgd_schedule;
 
   /* Work-groups [begin, end) by linear index.  */
@@ -107,6 +122,9 @@ extern "C"
     /* NUMA node of each thread, or NULL (one node): thieves look on their
        own node first.  */
     const int *node_of;
+    /* Static: whether a thread whose block is empty may take work from
+       other blocks (true unless wgd_launch_set_stealing said otherwise).  */
+    bool steal;
     wgd_block blocks[];
   } wgd_launch;
 
@@ -136,6 +154,12 @@ extern "C"
      before publishing the launch.  */
   void wgd_launch_set_nodes (wgd_launch *l, const int *node_of);
 
+  /* steal false: under the static schedule each thread runs exactly its
+     own block and claims nothing else; for tests and measurements, since a
+     slow thread then holds up the launch.  Call after init and before
+     publishing the launch.  No effect on guided.  */
+  void wgd_launch_set_stealing (wgd_launch *l, bool steal);
+
   /* Claims the next work-groups for thread tid (0 <= tid < num_threads).
      Returns false when every work-group has been handed out, as far as this
      thread can see; the caller then leaves the launch.  stats may be NULL.  */
@@ -157,14 +181,47 @@ extern "C"
     return atomic_load_explicit (&l->unclaimed, memory_order_relaxed);
   }
 
+  /* Whether thread tid, joining now, would find work-groups of its own to
+     claim: under static, its block is not empty; under guided, work-groups
+     are unclaimed and tid is one of the first num_groups threads.  Read
+     without ordering: a hint for choosing which idle threads to wake, so
+     that the caller need not know how the schedule splits the work.  */
+  bool wgd_thread_has_work (const wgd_launch *l, unsigned tid);
+
   /* The thread whose initial block holds work-group g (static schedule).  */
   unsigned wgd_home_thread (const wgd_launch *l, uint64_t g);
 
-  /* Parses a schedule name ("static", "guided"; case and surrounding blanks
-     ignored).  Returns false for anything else.  */
+  /* Parses a schedule name (a name of the schedule table, "static" or
+     "guided"; case and surrounding blanks ignored).  Returns false for
+     anything else.  */
   bool wgd_parse_schedule (const char *s, wgd_schedule *out);
 
   const char *wgd_schedule_name (wgd_schedule s);
+
+  /* Writes the accepted schedule names, comma-separated ("static,
+     guided"), for messages; truncated to fit size bytes.  */
+  void wgd_schedule_names (char *buf, size_t size);
+
+  /* Test hooks.  WGD_YIELD (l, point, tid) marks a step of the protocol after
+     which another thread's steps may come (the points are named in
+     wgd_yield_point).  It compiles to nothing unless wg_dispatch.c is built
+     with WGD_TEST_HOOKS; then it calls wgd_yield_hook if set, so that tests
+     can inject preemption (sched_yield) or run other threads' claims right
+     there, from one thread, in a scripted order.  */
+  typedef enum
+  {
+    WGD_AFTER_LOAD_OWN,    /* claim_own: read own word, before its CAS */
+    WGD_AFTER_REMOVE,      /* hand_out: removed work, before unclaimed -= n */
+    WGD_AFTER_PICK_VICTIM, /* steal_half: chose a victim, before its CAS */
+    WGD_AFTER_STEAL,       /* steal: took work, before refilling own word */
+    WGD_AFTER_LOAD_GUIDED, /* claim_guided: read unclaimed, before its CAS */
+    WGD_NUM_YIELD_POINTS
+  } wgd_yield_point;
+
+#ifdef WGD_TEST_HOOKS
+  extern void (*wgd_yield_hook) (wgd_launch *l, wgd_yield_point point,
+                                 unsigned tid);
+#endif
 
 #ifdef __cplusplus
 }

@@ -1,23 +1,29 @@
 /* test_dispatch.c - the dispatch module on its own, with real threads.
 
+   Only properties that hold in every interleaving are asserted here; what
+   depends on the order of claims (locality, who steals what) is checked
+   exactly by test_interleave.c, which scripts the order.
+
    For each schedule, thread counts 1..64 (more threads than cores
    included) and work-group counts 0, 1, T-1, T, T+1, primes and up to 10^6,
    with random per-group costs and random thread start delays, some with
-   the threads on two NUMA nodes:
+   the threads on two NUMA nodes, and with preemption injected between the
+   protocol's steps (the yield hook, WGD_YIELD in wg_dispatch.c):
      - every work-group is handed out exactly once and every launch
        finishes exactly once (one wgd_finish returns true);
      - the claimed ranges never overlap and the counters add up.
      - exactly one claim is flagged as taking the last work-groups.
    Static schedule only:
-     - a balanced launch, all threads started together, runs at least 99%
-       of its work-groups on their home thread;
      - a launch whose thread L starts only after the launch has finished
        was finished by the others, who took L's block over whole;
      - more than 2^32 work-groups (units of several groups) are covered
        exactly once, checked by tiling the claimed ranges.
+   Printed, not asserted: the fraction of a balanced launch that ran on
+   its home threads with real threads started together (a benchmark
+   figure: a descheduled thread lowers it, as it should).
 
    Usage: test_dispatch [sanitizer]
-     sanitizer: fewer sizes, and the locality figure is not asserted
+     sanitizer: fewer sizes
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -100,6 +106,22 @@ spin_ns (unsigned ns)
   while ((uint64_t)(t.tv_sec - t0.tv_sec) * 1000000000u
              + (uint64_t)(t.tv_nsec - t0.tv_nsec)
          < ns);
+}
+
+/* Injected preemption: at a protocol step, now and then, give the CPU
+   away, so that other threads run between this thread's load and its CAS,
+   or its removal and its subtraction.  */
+static _Thread_local uint32_t yield_rng;
+
+static void
+random_yield (wgd_launch *l, wgd_yield_point point, unsigned tid)
+{
+  (void)l;
+  (void)point;
+  if (yield_rng == 0)
+    yield_rng = tid * 2654435761u + 1;
+  if (xorshift (&yield_rng) % 8 == 0)
+    sched_yield ();
 }
 
 static void *
@@ -240,7 +262,7 @@ exactly_once_matrix (int quick)
   unsigned nthreads = quick ? 5 : 9;
   unsigned runs = 0;
 
-  for (int sc = 0; sc < 2; ++sc)
+  for (int sc = 0; sc < WGD_NUM_SCHEDULES; ++sc)
     for (unsigned ti = 0; ti < nthreads; ++ti)
       {
         unsigned T = threads[ti];
@@ -274,40 +296,25 @@ exactly_once_matrix (int quick)
   printf ("exactly-once: %u launches checked\n", runs);
 }
 
-/* Balanced, no delays, threads <= cores: >= 99% on the home thread.
-
-   What the early finisher steals is about half of what the others have
-   left when it finishes, so the figure measures how evenly the threads
-   ran.  In a VM a vCPU can stop for a millisecond or two; a launch of
-   100 ms per thread keeps such a stop below 1% of the work.  A thread that
-   is preempted longer loses part of its block to stealing, as it should,
-   so on a busy machine the best of five tries counts.  Under a sanitizer
-   (assert_it false) the figure is printed only: instrumented atomics slow
-   threads unevenly, and uneven speed is exactly what stealing evens out. */
+/* Balanced, no delays, threads <= cores: the fraction of work-groups run
+   on their home thread, printed.  A thread that is descheduled loses part
+   of its block to stealing, as it should, so the figure depends on what
+   else the machine runs; test_interleave.c checks the exact values for
+   scripted orders (round-robin: all at home).  No yields injected.  */
 static void
-static_locality (int assert_it)
+static_locality (void)
 {
   long cores = sysconf (_SC_NPROCESSORS_ONLN);
   unsigned T = cores >= 4 ? 4 : (cores >= 2 ? 2 : 1);
-  double best = 0;
-  for (int attempt = 0; attempt < 5 && best < 0.99; ++attempt)
-    {
-      run_config cfg = { WGD_SCHED_STATIC,
-                         T,
-                         20000ull * T,
-                         COST_FLAT,
-                         DELAY_NONE,
-                         17u + attempt,
-                         5000,
-                         0 };
-      double f = run_one (&cfg);
-      if (f > best)
-        best = f;
-    }
-  printf ("static locality, %u threads, balanced: %.4f on home thread\n", T,
-          best);
-  if (assert_it)
-    CHECK (best >= 0.99, "balanced static launch ran only %.4f at home", best);
+  void (*saved) (wgd_launch *, wgd_yield_point, unsigned) = wgd_yield_hook;
+  wgd_yield_hook = NULL;
+  run_config cfg = { WGD_SCHED_STATIC, T,   20000ull * T, COST_FLAT,
+                     DELAY_NONE,       17u, 5000,         0 };
+  double f = run_one (&cfg);
+  wgd_yield_hook = saved;
+  printf ("static locality, %u threads, balanced: %.4f on home thread "
+          "(printed, not asserted)\n",
+          T, f);
 }
 
 typedef struct
@@ -558,11 +565,12 @@ int
 main (int argc, char **argv)
 {
   int quick = argc > 1 && strcmp (argv[1], "sanitizer") == 0;
+  wgd_yield_hook = random_yield;
   static_split ();
   guided_chunk_rule ();
   node_preference ();
   exactly_once_matrix (quick);
-  static_locality (!quick);
+  static_locality ();
   static_late_thread ();
   tiling (1000003, 7, 1000);                        /* grain > 1, small */
   tiling ((1ull << 32) + 12345, 16, WGD_MAX_UNITS); /* past 2^32 */

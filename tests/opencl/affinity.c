@@ -68,7 +68,7 @@ main (int argc, char **argv)
   count_job_init (&j, e.ctx, e.prog, 4096);
   count_job_enqueue (&j, e.q, 16);
   CL_OK (clFinish (e.q));
-  EXPECT (count_job_wrong (&j) == 0, "the kernel ran wrong");
+  CHECK (count_job_wrong (&j) == 0, "the kernel ran wrong");
 
   unsigned workers = 0;
   cpu_set_t used;
@@ -108,29 +108,29 @@ main (int argc, char **argv)
       CPU_XOR (&outside, &set, &allowed);
       CPU_AND (&outside, &outside, &set);
       printf ("%s: CPUs %s\n", comm, list);
-      EXPECT (CPU_COUNT (&outside) == 0, "%s may run outside the allowed set",
-              comm);
+      CHECK (CPU_COUNT (&outside) == 0, "%s may run outside the allowed set",
+             comm);
       if (pinned)
         {
-          EXPECT (CPU_COUNT (&set) == 1, "%s is not pinned to one CPU (%s)",
-                  comm, list);
+          CHECK (CPU_COUNT (&set) == 1, "%s is not pinned to one CPU (%s)",
+                 comm, list);
           CPU_OR (&used, &used, &set);
         }
       else
-        EXPECT (CPU_EQUAL (&set, &allowed),
-                "%s is restricted (%s) although POCL_AFFINITY is off", comm,
-                list);
+        CHECK (CPU_EQUAL (&set, &allowed),
+               "%s is restricted (%s) although POCL_AFFINITY is off", comm,
+               list);
     }
   if (d)
     closedir (d);
-  EXPECT (workers == cus, "found %u workers, the device has %u compute units",
-          workers, cus);
+  CHECK (workers == cus, "found %u workers, the device has %u compute units",
+         workers, cus);
   if (pinned)
     {
       unsigned distinct = (unsigned)CPU_COUNT (&used);
       unsigned want = cus < (cl_uint)nallowed ? cus : (unsigned)nallowed;
-      EXPECT (distinct == want, "%u workers on %u distinct CPUs, want %u",
-              workers, distinct, want);
+      CHECK (distinct == want, "%u workers on %u distinct CPUs, want %u",
+             workers, distinct, want);
       printf ("%u workers pinned to %u distinct CPUs of %d allowed\n", workers,
               distinct, nallowed);
     }

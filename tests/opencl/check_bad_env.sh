@@ -48,7 +48,7 @@ case_ POCL_PTHREAD_SCHEDULE "GuIdEd" yes "$default_cus"
 case_ POCL_PTHREAD_SCHEDULE "static " yes "$default_cus"
 case_ POCL_PTHREAD_SCHEDULE " STATIC" yes "$default_cus"
 
-for var in POCL_AFFINITY POCL_PTHREAD_STATS; do
+for var in POCL_AFFINITY POCL_PTHREAD_STATS POCL_PTHREAD_SKIP_CLAIMED POCL_PTHREAD_STEAL; do
   for v in "" garbage -1 $huge "On" "1x"; do
     case_ $var "$v" no "$default_cus"
   done

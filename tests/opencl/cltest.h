@@ -30,9 +30,6 @@
     }                                                                         \
   while (0)
 
-/* EXPECT: a failed check is reported and counted (../check.h).  */
-#define EXPECT CHECK
-
 /* The first CPU device of the first platform that has one.  */
 static inline cl_device_id
 cltest_cpu_device (cl_platform_id *platform_out)

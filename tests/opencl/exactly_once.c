@@ -66,9 +66,9 @@ check_non_uniform_rejected (cl_device_id dev, cl_command_queue q, cl_kernel k)
   size_t global = 100, local = 64;
   cl_int err
       = clEnqueueNDRangeKernel (q, k, 1, NULL, &global, &local, 0, NULL, NULL);
-  EXPECT (!non_uniform && err == CL_INVALID_WORK_GROUP_SIZE,
-          "non-uniform work-groups: device says %d, enqueue returned %d",
-          (int)non_uniform, err);
+  CHECK (!non_uniform && err == CL_INVALID_WORK_GROUP_SIZE,
+         "non-uniform work-groups: device says %d, enqueue returned %d",
+         (int)non_uniform, err);
   printf ("non-uniform work-groups: not supported, rejected with "
           "CL_INVALID_WORK_GROUP_SIZE as PoCL 7.1 does\n");
 }
@@ -124,14 +124,14 @@ main (void)
           for (size_t i = 0; i < n; ++i)
             if (out[i] != 1 && bad++ == 0)
               first_bad = i;
-          EXPECT (bad == 0,
-                  "%s, launch %d: %zu of %zu work-items did not run exactly "
-                  "once (first: index %zu ran %u times)",
-                  sh->name, rep, bad, n, first_bad, out[first_bad]);
-          EXPECT (in_count == n_logical,
-                  "%s, launch %d: %u work-items inside the logical range, "
-                  "want %zu",
-                  sh->name, rep, in_count, n_logical);
+          CHECK (bad == 0,
+                 "%s, launch %d: %zu of %zu work-items did not run exactly "
+                 "once (first: index %zu ran %u times)",
+                 sh->name, rep, bad, n, first_bad, out[first_bad]);
+          CHECK (in_count == n_logical,
+                 "%s, launch %d: %u work-items inside the logical range, "
+                 "want %zu",
+                 sh->name, rep, in_count, n_logical);
         }
       printf ("%-36s %8zu work-items (%zu padded) x 3 launches: %s\n",
               sh->name, n_logical, n, bad ? "WRONG" : "each exactly once");

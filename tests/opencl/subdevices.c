@@ -51,7 +51,7 @@ run_concurrently (cl_device_id parent, cl_device_id *subs, cl_uint nsubs,
           ++launches;
         }
     }
-  EXPECT (bad == 0, "%s: %zu work-items not run exactly once", what, bad);
+  CHECK (bad == 0, "%s: %zu work-items not run exactly once", what, bad);
   printf ("%s: %zu launches on %u devices at once: %s\n", what, launches, ndev,
           bad ? "WRONG" : "each work-item exactly once");
   for (cl_uint d = 0; d < ndev; ++d)
@@ -81,13 +81,13 @@ main (void)
   cl_device_partition_property equally[]
       = { CL_DEVICE_PARTITION_EQUALLY, cus / 2, 0 };
   CL_OK (clCreateSubDevices (dev, equally, 8, subs, &n));
-  EXPECT (n == 2, "equally by %u: got %u sub-devices", cus / 2, n);
+  CHECK (n == 2, "equally by %u: got %u sub-devices", cus / 2, n);
   for (cl_uint i = 0; i < n; ++i)
     {
       cl_uint c = 0;
       CL_OK (clGetDeviceInfo (subs[i], CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (c),
                               &c, NULL));
-      EXPECT (c == cus / 2, "sub-device %u has %u compute units", i, c);
+      CHECK (c == cus / 2, "sub-device %u has %u compute units", i, c);
     }
   run_concurrently (dev, subs, n, "equally");
   for (cl_uint i = 0; i < n; ++i)
@@ -97,7 +97,7 @@ main (void)
       = { CL_DEVICE_PARTITION_BY_COUNTS, 1, cus - 1,
           CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0 };
   CL_OK (clCreateSubDevices (dev, counts, 8, subs, &n));
-  EXPECT (n == 2, "by counts {1, %u}: got %u sub-devices", cus - 1, n);
+  CHECK (n == 2, "by counts {1, %u}: got %u sub-devices", cus - 1, n);
   run_concurrently (dev, subs, n, "by counts");
   for (cl_uint i = 0; i < n; ++i)
     CL_OK (clReleaseDevice (subs[i]));

@@ -69,6 +69,23 @@ base="$results/stock.txt"
 [ -f "$base" ] || { echo "FAIL: no stock results in $base to compare with"; exit 1; }
 regressions=$(join "$base" "$out" | awk '$2 == "Passed" && $3 != "Passed" { print $1 " (" $3 ")" }')
 missing=$(join -v 1 "$base" "$out" | awk '$2 == "Passed" { print $1 }')
+if [ -n "$regressions" ] && [ -z "$missing" ]; then
+  # A few of PoCL's tests time themselves or sleep; on a busy machine one
+  # can fail by luck on either variant.  Run each regression once more,
+  # alone, on the same variant; it counts as passed only if it passes then,
+  # and the report names it.
+  names=$(printf '%s\n' $regressions | grep -v '^(' | sed 's/[][\.*^$+?(){}|]/\\&/g' | paste -sd '|')
+  retry_log="$results/$name-retry.log"
+  ctest --test-dir "$build" -LE cpu_fail -R "^($names)\$" --timeout 900 >"$retry_log" 2>&1
+  still=$(for t in $(printf '%s\n' $regressions | grep -v '^('); do
+    grep -Eq "Test +#[0-9]+: $t \.+ +Passed" "$retry_log" || echo "$t"
+  done)
+  if [ -z "$still" ]; then
+    echo "passed on stock, failed on ours, passed when run again alone (log: $retry_log):"
+    printf '%s\n' $regressions | grep -v '^(' | sed 's/^/  flaky: /'
+    regressions=
+  fi
+fi
 if [ -n "$regressions$missing" ]; then
   echo "FAIL: passed on stock but not on ours ($name):"
   printf '%s\n' $regressions $missing | sed 's/^/  /'

@@ -1,0 +1,305 @@
+/* pthread_worker.c - the worker threads of the pthread device; see
+   pthread_worker.h.
+
+   Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
+
+#define _GNU_SOURCE
+
+#include "pthread_worker.h"
+
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "pocl_util.h"
+
+#include "pthread_placement.h"
+#include "pthread_spin.h"
+
+/* Workers run kernels' work-group functions on their own stack; PoCL sizes
+   its stack-size check (HOST_CPU_ENABLE_STACK_SIZE_CHECK) from this.  */
+#define WORKER_STACK_SIZE (8u << 20)
+
+static void
+warn (const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  fputs ("pocl: warning: ", stderr);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+}
+
+/* Pins the calling worker to its CPU; warns once if that fails and runs
+   on unpinned.  */
+static void
+pin_self (pt_workers *s, pt_worker *w)
+{
+#ifdef __linux__
+  static atomic_flag warned = ATOMIC_FLAG_INIT;
+  cpu_set_t set;
+  CPU_ZERO (&set);
+  CPU_SET (s->cpu_of[w->runner.index], &set);
+  int err = pthread_setaffinity_np (pthread_self (), sizeof (set), &set);
+  /* relaxed: a flag for printing once, nothing else hangs on it.  */
+  if (err != 0
+      && !atomic_flag_test_and_set_explicit (&warned, memory_order_relaxed))
+    warn ("POCL_AFFINITY=1: could not pin a thread to CPU %d (%s); the "
+          "threads run unpinned\n",
+          s->cpu_of[w->runner.index], strerror (err));
+#else
+  (void)s;
+  (void)w;
+#endif
+}
+
+static void *
+worker_main (void *arg)
+{
+  pt_worker *w = arg;
+  pt_workers *s = w->set;
+  const unsigned index = w->runner.index;
+
+  /* A name for top, gdb and the tests: "pocl-cpu-<index>".  */
+#ifdef __linux__
+  char name[16];
+  snprintf (name, sizeof (name), "pocl-cpu-%u", index);
+  pthread_setname_np (pthread_self (), name);
+#endif
+  if (s->cpu_of != NULL)
+    pin_self (s, w);
+
+#ifdef POCL_DEBUG_MESSAGES
+  if (pocl_get_bool_option ("POCL_DUMP_TASK_GRAPHS", 0) == 1)
+    pocl_dump_dot_task_graph_wait ();
+#endif
+
+  /* The launch this worker last joined in vain; the pool does not hand it
+     to us again (pt_pool_wait).  */
+  uint64_t gave_up_seq = 0;
+  pt_work work;
+  while (pt_pool_wait (&s->pool, index, gave_up_seq, &work))
+    {
+      if (work.launch != NULL)
+        {
+          uint64_t seq = work.launch->seq; /* gone after participating */
+          if (!pt_launch_participate (&s->env, &w->runner, work.launch))
+            gave_up_seq = seq;
+        }
+      else if (work.command->type == CL_COMMAND_NDRANGE_KERNEL)
+        pt_kernel_run_command (&s->env, &w->runner, work.command);
+      else
+        pocl_exec_command (work.command);
+    }
+  return NULL;
+}
+
+static void
+free_workers (pt_workers *s, unsigned n)
+{
+  for (unsigned i = 0; i < n; ++i)
+    {
+      pocl_aligned_free (s->workers[i].runner.local_mem);
+      pocl_aligned_free (s->workers[i].runner.printf_buffer);
+    }
+  pocl_aligned_free (s->workers);
+  s->workers = NULL;
+  free (s->cpu_of);
+  free (s->node_of);
+  s->cpu_of = s->node_of = NULL;
+  pt_pool_destroy (&s->pool);
+}
+
+/* POCL_AFFINITY=1: where each worker goes (pthread_placement.h).  Warns,
+   once each, when the topology is unknown or when there are more threads
+   than allowed CPUs; never fails: without a placement the threads simply
+   run unpinned.  */
+static void
+place_workers (pt_workers *s)
+{
+  unsigned ncpus = 0;
+  bool numa_known = false;
+  pt_cpu *cpus = pt_machine_read (&ncpus, &numa_known);
+  if (cpus == NULL)
+    {
+#ifdef __linux__
+      warn ("POCL_AFFINITY=1: could not read the CPUs this process may run "
+            "on; the threads run unpinned\n");
+#else
+      warn ("POCL_AFFINITY=1 is supported on Linux only; the threads run "
+            "unpinned\n");
+#endif
+      return;
+    }
+  if (!numa_known)
+    warn ("POCL_AFFINITY=1: NUMA topology unknown (%s); placing the threads "
+          "as if on one node\n",
+#ifdef HAVE_LIBNUMA
+          "libnuma reports NUMA as unavailable"
+#else
+          "built without libnuma"
+#endif
+    );
+  s->cpu_of = malloc (s->num_threads * sizeof (int));
+  s->node_of = malloc (s->num_threads * sizeof (int));
+  if (s->cpu_of == NULL || s->node_of == NULL)
+    {
+      free (s->cpu_of);
+      free (s->node_of);
+      s->cpu_of = s->node_of = NULL;
+      free (cpus);
+      return;
+    }
+  if (pt_place (cpus, ncpus, s->num_threads, s->cpu_of, s->node_of))
+    warn ("POCL_AFFINITY=1: %u threads on %u allowed CPUs; some CPUs run "
+          "more than one thread\n",
+          s->num_threads, ncpus);
+  bool one_node = true;
+  for (unsigned i = 1; i < s->num_threads; ++i)
+    one_node &= s->node_of[i] == s->node_of[0];
+  if (one_node)
+    {
+      free (s->node_of);
+      s->node_of = NULL;
+    }
+  free (cpus);
+}
+
+/* Stops workers [0, n), collects their statistics and frees everything. */
+static void
+stop_workers (pt_workers *s, unsigned n,
+              pts_sched_stats totals[WGD_NUM_SCHEDULES])
+{
+  pt_pool_shutdown (&s->pool);
+  for (unsigned i = 0; i < n; ++i)
+    {
+      pthread_join (s->workers[i].thread, NULL);
+      if (totals != NULL)
+        pts_add (totals, &s->workers[i].runner.stats);
+    }
+  free_workers (s, s->num_threads);
+}
+
+#ifdef ENABLE_SIGFPE_HANDLER
+/* PoCL ignores SIGFPE (integer division by zero in a kernel) on the
+   threads in a list that has a fixed size (2048 in 7.1), is not bounds-
+   checked and never shrinks.  Workers are started afresh each time PoCL
+   shuts the device down and brings it back (POCL_ENABLE_UNINIT), so
+   registering every new worker would overrun it after enough rounds.
+   glibc mostly hands a new thread the pthread_t of a joined one, so each
+   value is registered once, and no more than SIGFPE_BUDGET in all, well
+   under PoCL's size.  Only touched in pt_workers_start, which PoCL calls
+   under its device lock.  */
+#define SIGFPE_BUDGET 1024
+static pthread_t sigfpe_registered[SIGFPE_BUDGET];
+static unsigned sigfpe_count;
+
+static void
+ignore_sigfpe_once (pthread_t t)
+{
+  for (unsigned i = 0; i < sigfpe_count; ++i)
+    if (pthread_equal (sigfpe_registered[i], t))
+      return;
+  if (sigfpe_count == SIGFPE_BUDGET)
+    {
+      static bool warned;
+      if (!warned)
+        fprintf (stderr,
+                 "pocl: warning: %u worker threads registered with "
+                 "PoCL's SIGFPE handler; integer division by zero in a "
+                 "kernel on newer workers is no longer caught\n",
+                 SIGFPE_BUDGET);
+      warned = true;
+      return;
+    }
+  sigfpe_registered[sigfpe_count++] = t;
+  pocl_ignore_sigfpe_for_thread (t);
+}
+#endif
+
+cl_int
+pt_workers_start (pt_workers *s, cl_device_id dev, const pts_config *cfg)
+{
+  memset (s, 0, sizeof (*s));
+  s->config = *cfg;
+  s->num_threads = dev->max_compute_units > 0 ? dev->max_compute_units : 1;
+  cl_int err
+      = pt_pool_init (&s->pool, s->num_threads, (uint64_t)cfg->spin_us * 1000u,
+                      pt_oversubscribed (s->num_threads), cfg->skip_claimed);
+  if (err != CL_SUCCESS)
+    return err;
+
+  /* The margin for aligning local buffers is the one in-tree PoCL uses:
+     pocl_setup_kernel_arg_array_with_locals may align each one up.  */
+  s->env.pool = &s->pool;
+  s->env.schedule = cfg->schedule;
+  s->env.steal = cfg->steal;
+  s->env.local_mem_size
+      = dev->local_mem_size + dev->max_parameter_size * MAX_EXTENDED_ALIGNMENT;
+  s->env.printf_buffer_size = dev->printf_buffer_size;
+
+  size_t bytes = s->num_threads * sizeof (pt_worker);
+  s->workers = pocl_aligned_malloc (WGD_CACHELINE, bytes);
+  if (s->workers == NULL)
+    {
+      pt_pool_destroy (&s->pool);
+      return CL_OUT_OF_HOST_MEMORY;
+    }
+  memset (s->workers, 0, bytes);
+
+  for (unsigned i = 0; i < s->num_threads; ++i)
+    {
+      pt_worker *w = &s->workers[i];
+      w->set = s;
+      w->runner.index = i;
+      /* Allocated here, first touched by the worker that uses them.  */
+      w->runner.local_mem = pocl_aligned_malloc (MAX_EXTENDED_ALIGNMENT,
+                                                 s->env.local_mem_size);
+      w->runner.printf_buffer = pocl_aligned_malloc (
+          MAX_EXTENDED_ALIGNMENT, s->env.printf_buffer_size);
+      if (w->runner.local_mem == NULL || w->runner.printf_buffer == NULL)
+        {
+          free_workers (s, i + 1);
+          return CL_OUT_OF_HOST_MEMORY;
+        }
+    }
+
+  if (s->config.affinity)
+    place_workers (s);
+  s->env.node_of = s->node_of;
+
+  pthread_attr_t attr;
+  pthread_attr_init (&attr);
+  if (pthread_attr_setstacksize (&attr, WORKER_STACK_SIZE) != 0)
+    pthread_attr_init (&attr);
+  pthread_attr_getstacksize (&attr, &s->stack_size);
+
+  for (unsigned i = 0; i < s->num_threads; ++i)
+    {
+      pt_worker *w = &s->workers[i];
+      err = pthread_create (&w->thread, &attr, worker_main, w);
+      if (err != 0)
+        {
+          POCL_MSG_ERR ("pthread: could not start worker %u of %u: %s\n", i,
+                        s->num_threads, strerror (err));
+          pthread_attr_destroy (&attr);
+          stop_workers (s, i, NULL);
+          return CL_OUT_OF_RESOURCES;
+        }
+#ifdef ENABLE_SIGFPE_HANDLER
+      /* Integer division by zero in a kernel must not kill the process. */
+      ignore_sigfpe_once (w->thread);
+#endif
+    }
+  pthread_attr_destroy (&attr);
+  return CL_SUCCESS;
+}
+
+void
+pt_workers_stop (pt_workers *s, pts_sched_stats totals[WGD_NUM_SCHEDULES])
+{
+  stop_workers (s, s->num_threads, totals);
+}

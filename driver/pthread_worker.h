@@ -1,0 +1,71 @@
+/* pthread_worker.h - the worker threads of the pthread device: one set per
+   process, serving the device and all its sub-devices.
+
+   Each worker loops: wait for work from the pool's queues (pt_pool_wait),
+   run it (a kernel launch through pthread_kernel.h, any other command
+   through PoCL's pocl_exec_command), and go back.  This file owns the
+   threads themselves: their creation with an 8 MiB stack, their names,
+   their pinning with POCL_AFFINITY=1 (pthread_placement.h), PoCL's SIGFPE
+   registration, and each one's local memory, printf buffer and counters.
+
+   Layering: pthread_device calls this; this calls pthread_kernel and
+   pthread_pool.
+
+   Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
+
+#ifndef POCL_STEAL_PTHREAD_WORKER_H
+#define POCL_STEAL_PTHREAD_WORKER_H
+
+#include <pthread.h>
+#include <stdalign.h>
+
+#include "pocl_cl.h"
+
+#include "pthread_config.h"
+#include "pthread_kernel.h"
+#include "pthread_pool.h"
+#include "pthread_stats.h"
+
+#ifdef __GNUC__
+#pragma GCC visibility push(hidden)
+#endif
+
+typedef struct pt_workers pt_workers;
+
+/* One worker.  Written by its own thread only, once started.  */
+typedef struct
+{
+  alignas (WGD_CACHELINE) pthread_t thread;
+  pt_workers *set;
+  pt_runner runner; /* index, local memory, printf buffer, counters */
+} pt_worker;
+
+struct pt_workers
+{
+  pt_pool pool;      /* the queues */
+  pt_kernel_env env; /* what launches are made with */
+  pts_config config;
+  unsigned num_threads;
+  size_t stack_size; /* of each worker */
+  pt_worker *workers;
+  /* With POCL_AFFINITY=1: the CPU each worker pins itself to, and the NUMA
+     node of each worker when it is known and there is more than one (else
+     NULL: stealing need not care).  */
+  int *cpu_of;
+  int *node_of;
+};
+
+/* Starts num_threads = dev->max_compute_units workers.  */
+cl_int pt_workers_start (pt_workers *s, cl_device_id dev,
+                         const pts_config *cfg);
+
+/* Stops and joins the workers, and adds their statistics to totals (if not
+   NULL) before freeing them.  Commands still queued are not run.  */
+void pt_workers_stop (pt_workers *s,
+                      pts_sched_stats totals[WGD_NUM_SCHEDULES]);
+
+#ifdef __GNUC__
+#pragma GCC visibility pop
+#endif
+
+#endif /* POCL_STEAL_PTHREAD_WORKER_H */

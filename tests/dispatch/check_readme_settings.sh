@@ -1,0 +1,49 @@
+#!/bin/sh
+# check_readme_settings.sh TEST_CONFIG README: the table of README's
+# section "## Runtime settings of the driver" is, line for line, what
+# `TEST_CONFIG --markdown` prints from the driver's settings table
+# (driver/pthread_config.c), and it is one table (no blank line or other
+# text between its lines).  To update README after changing a row, replace
+# that table with the output of `test_config --markdown`.
+set -u
+test_config=$1 readme=$2
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+"$test_config" --markdown >"$tmp/generated" ||
+  { echo "FAIL: $test_config --markdown exited with $?"; exit 1; }
+
+# The section: from its heading to the placement paragraph or the next
+# heading.
+awk '
+  /^## Runtime settings of the driver[[:space:]]*$/ { found = 1; on = 1; next }
+  on && (/^\*\*Placement with `POCL_AFFINITY=1`\*\*/ || /^## /) { on = 0 }
+  on { print }
+  END { if (!found) exit 3 }
+' "$readme" >"$tmp/section" ||
+  { echo "FAIL: $readme has no section '## Runtime settings of the driver'"; exit 1; }
+
+# Its table: the lines from the first to the last that start with '|';
+# every line between them must be a table line too.
+awk '/^\|/ { if (!first) first = NR; last = NR }
+     END { print first + 0, last + 0 }' "$tmp/section" >"$tmp/range"
+read -r first last <"$tmp/range"
+if [ "$first" = 0 ]; then
+  echo "FAIL: the section '## Runtime settings of the driver' has no table"
+  exit 1
+fi
+sed -n "${first},${last}p" "$tmp/section" >"$tmp/readme_table"
+if grep -qv '^|' "$tmp/readme_table"; then
+  echo "FAIL: the settings table in $readme is split; a line between its rows is not a row:"
+  grep -nv '^|' "$tmp/readme_table" | sed 's/^/    line /'
+  exit 1
+fi
+
+if ! diff -u "$tmp/generated" "$tmp/readme_table" >"$tmp/diff"; then
+  echo "FAIL: the settings table in $readme differs from test_config --markdown"
+  echo "(- the driver's table, + README); replace it with that output:"
+  cat "$tmp/diff"
+  exit 1
+fi
+echo "readme_settings: $(($(wc -l <"$tmp/generated") - 2)) rows, as the driver's table"
+echo "check_readme_settings: all checks passed"

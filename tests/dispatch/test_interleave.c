@@ -1,0 +1,561 @@
+/* test_interleave.c - the dispatch module driven from one thread through
+   scripted interleavings of claims, so that locality, takeovers and steals
+   have exact expected values, whatever the machine is doing.
+
+   Each simulated thread is only a thread index: the dispatcher keeps no
+   per-thread state outside the launch, so claims of "thread 3" can be
+   made by any OS thread, in any order the script says.  Preemption inside
+   a claim is scripted with the yield hook (WGD_YIELD in wg_dispatch.c,
+   built with WGD_TEST_HOOKS): at a named step of one thread's claim, the
+   hook makes other threads' claims, then the first claim goes on.
+
+   Every scenario also checks the invariants that hold in any order: every
+   work-group handed out exactly once, exactly one claim flagged last, the
+   unclaimed count 0 at the end.
+
+   Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../check.h"
+#include "wg_dispatch.h"
+
+#define MAX_T 64
+
+/* One scripted launch and what its claims did.  */
+typedef struct
+{
+  wgd_launch *l;
+  unsigned T;
+  uint64_t G;
+  unsigned char *seen; /* times each work-group was handed out */
+  wgd_thread_stats st[MAX_T];
+  unsigned lasts;
+  uint64_t handed;
+} script;
+
+static void
+script_open (script *s, wgd_schedule sched, unsigned T, uint64_t G)
+{
+  memset (s, 0, sizeof (*s));
+  size_t bytes = wgd_launch_size (T);
+  bytes = (bytes + WGD_CACHELINE - 1) / WGD_CACHELINE * WGD_CACHELINE;
+  s->l = aligned_alloc (WGD_CACHELINE, bytes);
+  s->seen = calloc (G ? G : 1, 1);
+  if (s->l == NULL || s->seen == NULL)
+    {
+      perror ("alloc");
+      exit (2);
+    }
+  wgd_launch_init (s->l, sched, G, T, T);
+  s->T = T;
+  s->G = G;
+}
+
+/* Thread tid claims once; returns false if it found nothing.  */
+static bool
+claim (script *s, unsigned tid, wgd_range *r)
+{
+  wgd_range tmp;
+  if (r == NULL)
+    r = &tmp;
+  if (!wgd_claim (s->l, tid, r, &s->st[tid]))
+    return false;
+  for (uint64_t g = r->begin; g < r->end; ++g)
+    s->seen[g]++;
+  s->handed += r->end - r->begin;
+  s->lasts += r->last;
+  return true;
+}
+
+static uint64_t
+sum (const script *s, size_t field_offset)
+{
+  uint64_t t = 0;
+  for (unsigned i = 0; i < s->T; ++i)
+    t += *(const uint64_t *)((const char *)&s->st[i] + field_offset);
+  return t;
+}
+
+#define SUM(s, field) sum ((s), offsetof (wgd_thread_stats, field))
+
+/* The invariants of any order; then frees the launch.  */
+static void
+script_close (script *s, const char *name)
+{
+  uint64_t bad = 0;
+  for (uint64_t g = 0; g < s->G; ++g)
+    bad += s->seen[g] != 1;
+  CHECK (bad == 0, "%s: %" PRIu64 " work-groups not handed out exactly once",
+         name, bad);
+  CHECK (s->handed == s->G, "%s: handed out %" PRIu64 " of %" PRIu64, name,
+         s->handed, s->G);
+  CHECK (s->lasts == (s->G > 0), "%s: %u claims flagged last", name, s->lasts);
+  CHECK (wgd_unclaimed (s->l) == 0, "%s: unclaimed %" PRIu64 " at the end",
+         name, wgd_unclaimed (s->l));
+  CHECK (SUM (s, groups) == s->G, "%s: statistics count %" PRIu64 " groups",
+         name, SUM (s, groups));
+  free (s->seen);
+  free (s->l);
+}
+
+/* Thread tid claims until its own block is empty (and no further).  */
+static void
+drain_own (script *s, unsigned tid)
+{
+  for (uint64_t n = 0; wgd_thread_has_work (s->l, tid); ++n)
+    if (!claim (s, tid, NULL) || n > s->G)
+      {
+        CHECK (0, "thread %u has work but cannot drain it", tid);
+        return;
+      }
+}
+
+/* Round after round, threads claim in the order given, until a whole
+   round finds nothing.  */
+static void
+run_rounds (script *s, const unsigned *order, unsigned n)
+{
+  /* Every successful claim hands out at least one work-group, so more
+     rounds than work-groups mean a broken dispatcher; stop rather than
+     hang.  */
+  bool any = true;
+  for (uint64_t round = 0; any; ++round)
+    {
+      if (round > s->G)
+        {
+          CHECK (0, "more than %" PRIu64 " rounds of claims", s->G);
+          return;
+        }
+      any = false;
+      for (unsigned i = 0; i < n; ++i)
+        any |= claim (s, order[i], NULL);
+    }
+}
+
+/* Thread tid claims until it finds nothing (stealing included).  */
+static void
+drain (script *s, unsigned tid)
+{
+  unsigned order[1] = { tid };
+  run_rounds (s, order, 1);
+}
+
+/* Round-robin in thread order, every thread from the start: every block
+   runs on its own thread.  Blocks differ by at most one unit and the
+   bigger ones come first; a block of n + 1 units needs at most one claim
+   more than one of n, which its thread makes earlier in the same round,
+   so no thread ever finds its block empty while another has work.
+   Exact: home fraction 1, no takeover, no steal.  */
+static void
+round_robin (void)
+{
+  static const unsigned Ts[] = { 1, 2, 3, 4, 7, 16, 64 };
+  static const uint64_t Gs[] = { 1, 5, 63, 64, 65, 1000, 4096, 100003 };
+  unsigned order[MAX_T];
+  unsigned cases = 0;
+  for (unsigned ti = 0; ti < sizeof (Ts) / sizeof (Ts[0]); ++ti)
+    for (unsigned gi = 0; gi < sizeof (Gs) / sizeof (Gs[0]); ++gi)
+      {
+        unsigned T = Ts[ti];
+        uint64_t G = Gs[gi];
+        script s;
+        script_open (&s, WGD_SCHED_STATIC, T, G);
+        for (unsigned t = 0; t < T; ++t)
+          order[t] = t;
+        run_rounds (&s, order, T);
+        CHECK (SUM (&s, home_groups) == G && SUM (&s, steals) == 0
+                   && SUM (&s, takeovers) == 0,
+               "round-robin T=%u G=%" PRIu64 ": home %" PRIu64 ", %" PRIu64
+               " steals, %" PRIu64 " takeovers",
+               T, G, SUM (&s, home_groups), SUM (&s, steals),
+               SUM (&s, takeovers));
+        char name[64];
+        snprintf (name, sizeof (name), "round-robin T=%u G=%" PRIu64, T, G);
+        script_close (&s, name);
+        ++cases;
+      }
+  printf ("round-robin: %u launches, every work-group on its home thread\n",
+          cases);
+}
+
+/* Thread L claims only once the others have found nothing.  The others
+   run their blocks round-robin, all empty in the same round; the first to
+   look further takes L's block over whole (the only unstarted one), and
+   from then on only halves are stolen.  Exact: one takeover, the home
+   work-groups are everything but L's block, L finds nothing.  */
+static void
+one_late (void)
+{
+  static const unsigned Ts[] = { 2, 3, 4, 8, 16 };
+  for (unsigned ti = 0; ti < sizeof (Ts) / sizeof (Ts[0]); ++ti)
+    for (uint64_t G = 40; G <= 4000; G *= 10)
+      {
+        unsigned T = Ts[ti];
+        unsigned L = T / 2;
+        script s;
+        script_open (&s, WGD_SCHED_STATIC, T, G);
+        unsigned order[MAX_T], n = 0;
+        for (unsigned t = 0; t < T; ++t)
+          if (t != L)
+            order[n++] = t;
+        run_rounds (&s, order, n);
+        uint64_t late_block = G / T + (L < G % T);
+        bool late_found = claim (&s, L, NULL);
+        CHECK (!late_found, "late T=%u G=%" PRIu64 ": L found work", T, G);
+        CHECK (
+            SUM (&s, takeovers) == 1 && SUM (&s, home_groups) == G - late_block
+                && s.st[L].groups == 0,
+            "late T=%u G=%" PRIu64 ": %" PRIu64 " takeovers, home %" PRIu64
+            " (want 1 and %" PRIu64 ")",
+            T, G, SUM (&s, takeovers), SUM (&s, home_groups), G - late_block);
+        if (T == 4 && G == 400)
+          printf ("one late thread, T=4 G=400: %" PRIu64 " takeover, %" PRIu64
+                  " half-steals, home %" PRIu64 "\n",
+                  SUM (&s, takeovers), SUM (&s, steals),
+                  SUM (&s, home_groups));
+        script_close (&s, "one late");
+      }
+}
+
+/* Only thread 0 ever claims (the others never get the CPU): it runs its
+   own block, then takes over the others' blocks whole, nearest neighbour
+   first, each at its front.  Exact: T - 1 takeovers, no steal, the first
+   range after its own block is the first half of block 1.  */
+static void
+one_does_all (void)
+{
+  for (unsigned T = 2; T <= 16; T *= 2)
+    {
+      const uint64_t B = 100, G = B * T;
+      script s;
+      script_open (&s, WGD_SCHED_STATIC, T, G);
+      wgd_range r;
+      uint64_t own = 0;
+      while (claim (&s, 0, &r) && r.end <= B)
+        own += r.end - r.begin;
+      CHECK (own == B && r.begin == B && r.end == B + B / 2,
+             "T=%u: after its block (%" PRIu64
+             " groups) thread 0 went on with [%" PRIu64 ", %" PRIu64 ")",
+             T, own, r.begin, r.end);
+      drain (&s, 0);
+      CHECK (SUM (&s, takeovers) == T - 1 && SUM (&s, steals) == 0
+                 && SUM (&s, home_groups) == B,
+             "T=%u, one thread: %" PRIu64 " takeovers, %" PRIu64
+             " steals, home %" PRIu64,
+             T, SUM (&s, takeovers), SUM (&s, steals), SUM (&s, home_groups));
+      for (unsigned t = 1; t < T; ++t)
+        CHECK (!claim (&s, t, NULL), "T=%u: thread %u found work", T, t);
+      script_close (&s, "one does all");
+    }
+  printf ("one thread does all: T - 1 takeovers, no steals\n");
+}
+
+/* Stealing off: each thread runs exactly its own block and nothing else,
+   in any order.  */
+static void
+no_stealing (void)
+{
+  const unsigned T = 4;
+  const uint64_t G = 103;
+  script s;
+  script_open (&s, WGD_SCHED_STATIC, T, G);
+  wgd_launch_set_stealing (s.l, false);
+  /* Thread 2 first, to the end; then 0; then 3 and 1 alternating.  */
+  drain_own (&s, 2);
+  CHECK (!claim (&s, 2, NULL), "no stealing: thread 2 went on");
+  CHECK (s.st[2].groups == G / T + (2 < G % T) && !wgd_thread_has_work (s.l, 2)
+             && wgd_thread_has_work (s.l, 0),
+         "no stealing: thread 2 ran %" PRIu64, s.st[2].groups);
+  drain (&s, 0);
+  unsigned order[] = { 3, 1 };
+  run_rounds (&s, order, 2);
+  CHECK (SUM (&s, home_groups) == G && SUM (&s, steals) == 0
+             && SUM (&s, takeovers) == 0,
+         "no stealing: home %" PRIu64 ", %" PRIu64 " steals, %" PRIu64
+         " takeovers",
+         SUM (&s, home_groups), SUM (&s, steals), SUM (&s, takeovers));
+  for (unsigned t = 0; t < T; ++t)
+    CHECK (!wgd_thread_has_work (s.l, t), "thread %u still has work", t);
+  script_close (&s, "no stealing");
+  printf ("stealing off: every block on its own thread\n");
+  fflush (stdout);
+}
+
+/* The scripted hook: at the first time thread `who` reaches `at`, thread
+   `then` claims once (recording into the same script).  */
+static struct
+{
+  script *s;
+  unsigned who, then;
+  wgd_yield_point at;
+  bool fired;
+  bool then_found;
+  wgd_range then_range;
+  uint64_t unclaimed_seen;
+} hook;
+
+static void
+scripted_hook (wgd_launch *l, wgd_yield_point point, unsigned tid)
+{
+  (void)l;
+  if (hook.fired || point != hook.at || tid != hook.who)
+    return;
+  hook.fired = true;
+  hook.then_found = claim (hook.s, hook.then, &hook.then_range);
+  hook.unclaimed_seen = wgd_unclaimed (hook.s->l);
+}
+
+static void
+arm (script *s, unsigned who, wgd_yield_point at, unsigned then)
+{
+  hook.s = s;
+  hook.who = who;
+  hook.at = at;
+  hook.then = then;
+  hook.fired = false;
+  hook.then_found = false;
+  wgd_yield_hook = scripted_hook;
+}
+
+static void
+disarm (void)
+{
+  wgd_yield_hook = NULL;
+}
+
+/* A thief between the owner's load and its CAS: the owner's CAS fails and
+   it claims again from what the thief left.  T = 2, G = 16 (blocks of 8):
+   thread 0 claims [0, 4); thread 1 runs its block [8, 16).  Thread 0 then
+   reads [4, 8), and before its CAS thread 1 steals the back half [6, 8),
+   runs [6, 7) and keeps [7, 8).  Thread 0 then claims half of [4, 6):
+   [4, 5).  */
+static void
+steal_before_owner_cas (void)
+{
+  script s;
+  script_open (&s, WGD_SCHED_STATIC, 2, 16);
+  wgd_range r;
+  CHECK (claim (&s, 0, &r) && r.begin == 0 && r.end == 4,
+         "thread 0's first claim [%" PRIu64 ", %" PRIu64 ")", r.begin, r.end);
+  drain_own (&s, 1);
+  arm (&s, 0, WGD_AFTER_LOAD_OWN, 1);
+  bool found = claim (&s, 0, &r);
+  disarm ();
+  CHECK (hook.fired && hook.then_found && hook.then_range.begin == 6
+             && hook.then_range.end == 7 && s.st[1].steals == 1
+             && s.st[1].takeovers == 0,
+         "thief's range [%" PRIu64 ", %" PRIu64 "), %" PRIu64
+         " steals; want [6, 7) by a steal",
+         hook.then_range.begin, hook.then_range.end, s.st[1].steals);
+  CHECK (found && r.begin == 4 && r.end == 5,
+         "owner's claim after the failed CAS is [%" PRIu64 ", %" PRIu64
+         "), want [4, 5)",
+         r.begin, r.end);
+  CHECK (claim (&s, 0, &r) && r.begin == 5 && r.end == 6,
+         "owner's next claim [%" PRIu64 ", %" PRIu64 "), want [5, 6)", r.begin,
+         r.end);
+  CHECK (claim (&s, 1, &r) && r.begin == 7 && r.end == 8,
+         "thief's kept part [%" PRIu64 ", %" PRIu64 "), want [7, 8)", r.begin,
+         r.end);
+  CHECK (!claim (&s, 0, NULL) && !claim (&s, 1, NULL), "work left over");
+  CHECK (SUM (&s, home_groups) == 14, "home %" PRIu64 ", want 14",
+         SUM (&s, home_groups));
+  script_close (&s, "steal before the owner's CAS");
+}
+
+/* A thief takes the larger half of an odd remainder, runs half of it and
+   keeps the rest, which stays stealable.  T = 2, G = 10 (blocks of 5):
+   thread 0 claims [0, 2), leaving [2, 5); thread 1 runs [5, 10), then
+   steals [3, 5) and runs [3, 4).  Thread 0 claims [2, 3), finds its block
+   empty and steals [4, 5) back from thread 1.  */
+static void
+odd_steal (void)
+{
+  script s;
+  script_open (&s, WGD_SCHED_STATIC, 2, 10);
+  wgd_range r;
+  CHECK (claim (&s, 0, &r) && r.begin == 0 && r.end == 2,
+         "thread 0's first claim [%" PRIu64 ", %" PRIu64 ")", r.begin, r.end);
+  drain_own (&s, 1);
+  CHECK (claim (&s, 1, &r) && r.begin == 3 && r.end == 4
+             && s.st[1].steals == 1,
+         "thief ran [%" PRIu64 ", %" PRIu64 "), want [3, 4) by a steal",
+         r.begin, r.end);
+  CHECK (claim (&s, 0, &r) && r.begin == 2 && r.end == 3,
+         "owner's claim [%" PRIu64 ", %" PRIu64 "), want [2, 3)", r.begin,
+         r.end);
+  CHECK (claim (&s, 0, &r) && r.begin == 4 && r.end == 5
+             && s.st[0].steals == 1,
+         "owner stole back [%" PRIu64 ", %" PRIu64 "), want [4, 5)", r.begin,
+         r.end);
+  CHECK (!claim (&s, 1, NULL) && !claim (&s, 0, NULL), "work left over");
+  script_close (&s, "odd steal");
+}
+
+/* A takeover between the owner's first load and its CAS: the owner finds
+   its block gone and takes over the next unstarted one.  T = 3, G = 30
+   (blocks of 10): thread 2 runs its block; thread 0 reads its unstarted
+   block, and before its CAS thread 2 takes it over whole (block 0 is its
+   nearest neighbour) and runs [0, 5).  Thread 0 then takes over block 1
+   and runs [10, 15).  */
+static void
+takeover_before_owner_cas (void)
+{
+  script s;
+  script_open (&s, WGD_SCHED_STATIC, 3, 30);
+  drain_own (&s, 2);
+  arm (&s, 0, WGD_AFTER_LOAD_OWN, 2);
+  wgd_range r;
+  bool found = claim (&s, 0, &r);
+  disarm ();
+  CHECK (hook.then_found && hook.then_range.begin == 0
+             && hook.then_range.end == 5 && s.st[2].takeovers == 1,
+         "thread 2 took [%" PRIu64 ", %" PRIu64 ") (%" PRIu64
+         " takeovers), want [0, 5) by a takeover",
+         hook.then_range.begin, hook.then_range.end, s.st[2].takeovers);
+  CHECK (found && r.begin == 10 && r.end == 15 && s.st[0].takeovers == 1,
+         "thread 0 went on with [%" PRIu64 ", %" PRIu64 "), want [10, 15)",
+         r.begin, r.end);
+  CHECK (!wgd_thread_has_work (s.l, 1), "thread 1's block was not taken");
+  unsigned order[] = { 0, 1, 2 };
+  run_rounds (&s, order, 3);
+  CHECK (SUM (&s, takeovers) == 2, "%" PRIu64 " takeovers, want 2",
+         SUM (&s, takeovers));
+  script_close (&s, "takeover before the owner's CAS");
+}
+
+/* W5's lag: between a claim's removal and its subtraction, another thread
+   finds every word empty while unclaimed is not 0, and gives up; the late
+   subtraction is still the one flagged last (W6).  */
+static void
+unclaimed_lag (void)
+{
+  script s;
+  script_open (&s, WGD_SCHED_STATIC, 2, 4);
+  /* Thread 1 runs [2, 4); thread 0 claims [0, 1); its last claim [1, 2)
+     is the one interrupted.  */
+  drain_own (&s, 1);
+  claim (&s, 0, NULL);
+  arm (&s, 0, WGD_AFTER_REMOVE, 1);
+  wgd_range r;
+  bool found = claim (&s, 0, &r);
+  disarm ();
+  CHECK (found && r.begin == 1 && r.end == 2 && r.last,
+         "thread 0's last claim [%" PRIu64 ", %" PRIu64 ") last=%d", r.begin,
+         r.end, r.last);
+  CHECK (hook.fired && !hook.then_found && hook.unclaimed_seen == 1,
+         "thread 1 during the lag: found=%d, unclaimed %" PRIu64
+         " (want nothing found, 1 unclaimed)",
+         hook.then_found, hook.unclaimed_seen);
+  script_close (&s, "unclaimed lag");
+}
+
+/* A second thief while the first holds what it stole (between its CAS and
+   its refill, W1): the second sees the first's word empty and steals from
+   the victim's remainder instead.  T = 3, G = 24 (blocks of 8): threads 1
+   and 2 run their blocks; thread 0 claims [0, 4).  Thread 1 steals the
+   back half [6, 8) of [4, 8), and before it refills its word ([7, 8))
+   thread 2 steals from [4, 6): the back half [5, 6).  */
+static void
+second_thief_during_refill (void)
+{
+  script s;
+  script_open (&s, WGD_SCHED_STATIC, 3, 24);
+  drain_own (&s, 1);
+  drain_own (&s, 2);
+  wgd_range r;
+  CHECK (claim (&s, 0, &r) && r.begin == 0 && r.end == 4,
+         "thread 0's first claim [%" PRIu64 ", %" PRIu64 ")", r.begin, r.end);
+  arm (&s, 1, WGD_AFTER_STEAL, 2);
+  bool found = claim (&s, 1, &r);
+  disarm ();
+  CHECK (found && r.begin == 6 && r.end == 7,
+         "first thief ran [%" PRIu64 ", %" PRIu64 "), want [6, 7)", r.begin,
+         r.end);
+  CHECK (hook.then_found && hook.then_range.begin == 5
+             && hook.then_range.end == 6,
+         "second thief ran [%" PRIu64 ", %" PRIu64 "), want [5, 6)",
+         hook.then_range.begin, hook.then_range.end);
+  unsigned order[] = { 0, 1, 2 };
+  run_rounds (&s, order, 3);
+  CHECK (SUM (&s, steals) == 2 && SUM (&s, takeovers) == 0,
+         "%" PRIu64 " steals, %" PRIu64 " takeovers; want 2 and 0",
+         SUM (&s, steals), SUM (&s, takeovers));
+  script_close (&s, "second thief during a refill");
+}
+
+/* Guided: a claim between another's load and CAS; the CAS fails and the
+   chunk is recomputed from what is left.  n = 2, G = 10: chunk
+   min (64, ceil (10 / 2), 10) = 5.  Thread 0 reads 10; thread 1 claims
+   [0, 5); thread 0 then claims min (64, ceil (5 / 2), 5) = 3: [5, 8).  */
+static void
+guided_race (void)
+{
+  script s;
+  script_open (&s, WGD_SCHED_GUIDED, 2, 10);
+  arm (&s, 0, WGD_AFTER_LOAD_GUIDED, 1);
+  wgd_range r;
+  bool found = claim (&s, 0, &r);
+  disarm ();
+  CHECK (hook.then_found && hook.then_range.begin == 0
+             && hook.then_range.end == 5,
+         "guided: thread 1 claimed [%" PRIu64 ", %" PRIu64 "), want [0, 5)",
+         hook.then_range.begin, hook.then_range.end);
+  CHECK (found && r.begin == 5 && r.end == 8,
+         "guided: thread 0 claimed [%" PRIu64 ", %" PRIu64 "), want [5, 8)",
+         r.begin, r.end);
+  CHECK (wgd_thread_has_work (s.l, 0) && wgd_thread_has_work (s.l, 1),
+         "guided: work left but no thread has any");
+  unsigned order[] = { 0, 1 };
+  run_rounds (&s, order, 2);
+  CHECK (!wgd_thread_has_work (s.l, 0), "guided: drained launch has work");
+  script_close (&s, "guided race");
+}
+
+/* Which threads have work (wgd_thread_has_work), as the pool asks it: the
+   threads whose blocks are not empty; with fewer work-groups than threads
+   only the first ones.  */
+static void
+has_work (void)
+{
+  script s;
+  script_open (&s, WGD_SCHED_STATIC, 8, 3);
+  for (unsigned t = 0; t < 8; ++t)
+    CHECK (wgd_thread_has_work (s.l, t) == (t < 3),
+           "static, 3 groups over 8: thread %u has_work=%d", t,
+           wgd_thread_has_work (s.l, t));
+  drain (&s, 7);
+  for (unsigned t = 0; t < 8; ++t)
+    CHECK (!wgd_thread_has_work (s.l, t), "drained: thread %u has work", t);
+  script_close (&s, "has_work static");
+
+  script_open (&s, WGD_SCHED_GUIDED, 8, 3);
+  for (unsigned t = 0; t < 8; ++t)
+    CHECK (wgd_thread_has_work (s.l, t) == (t < 3),
+           "guided, 3 groups over 8: thread %u has_work=%d", t,
+           wgd_thread_has_work (s.l, t));
+  drain (&s, 0);
+  script_close (&s, "has_work guided");
+}
+
+int
+main (void)
+{
+  round_robin ();
+  one_late ();
+  one_does_all ();
+  no_stealing ();
+  steal_before_owner_cas ();
+  odd_steal ();
+  takeover_before_owner_cas ();
+  unclaimed_lag ();
+  second_thief_during_refill ();
+  guided_race ();
+  has_work ();
+  return check_finish ("interleave");
+}
