@@ -244,6 +244,15 @@ pt_launch_participate (const pt_kernel_env *env, pt_runner *w,
   if (!wgd_claim (d, tid, &r, &st->dispatch))
     {
       st->fruitless_joins++;
+      /* Nothing for us, but maybe for others: with stealing off, a thread
+         whose block is empty (the one that prepared a launch of fewer
+         work-groups than threads, say) finds nothing while other blocks
+         are full, and their owners may all be asleep.  Wake them as a
+         joiner that found work would (tests/model/pool_wake.pml, STEAL=0,
+         found the hang without this).  The launch is still ours: we hold
+         a reference.  */
+      if (wgd_unclaimed (d) > 0)
+        pt_pool_wake_helpers (p, q, PT_WAKE_FAN_OUT);
       launch_release (l);
       return false;
     }

@@ -1,14 +1,76 @@
 /* wg_dispatch.pml - Spin model of the static schedule's claim/steal
-   protocol of driver/wg_dispatch.c, step for step: every load of a block
-   word and every CAS is one atomic step, everything else is local.
+   protocol of driver/wg_dispatch.c (claim_own, take_over, steal_half,
+   steal, hand_out, wgd_finish), as pt_launch_participate and find_launch
+   drive it.  W1..W7 are the invariants stated at the top of
+   wg_dispatch.c.
 
-   Checked (tests/model/run_spin.sh), for NT threads and G work-groups:
-   - safety: no work-group is run twice (assertion at run time), and when
-     all threads are done every work-group ran once and exactly one thread
-     finished the launch (assertions in init); no invalid end states;
-   - liveness: no cycle without progress (pan -l): every run terminates.
+   Granularity: every load of a block word, every CAS, the refill store
+   and each read-modify-write of `unclaimed` or `finished` is one atomic
+   step; what a thread computes from values it already holds is folded
+   into the neighbouring step (nobody else can see it).  Words hold
+   (begin, end) of units, and the model runs with grain 1: a unit is a
+   work-group.
 
-   Build: spin -a -DNT=3 -DG=6 wg_dispatch.pml
+   Configuration (-D): NT threads (2, 3); G work-groups (0..6 with 3
+   threads, 0..16 with 2: blocks of 4 or more units are needed for a
+   thief's stale read to span two claims of the owner); NODES NUMA nodes
+   (1, or 2: thread t on node t * NODES / NT, so with 3 threads 0 and 1
+   share node 0); LAUNCHER, the thread that prepared the launch (0).
+
+   Checked (tests/model/run_spin.sh), for every interleaving:
+   - W1 (conservation): at every step that changes a word, a thread's
+     hands or `unclaimed`, unclaimed == units in all words + units that
+     threads removed from a word and have not handed out yet.  Hence W5:
+     `unclaimed` is never below what is left, and reading 0 means nothing
+     is left, which find_launch's skip relies on;
+   - `unclaimed` never underflows (hand_out's fetch_sub), and is 0 at the
+     end;
+   - W6: exactly one claim is flagged `last` (its fetch_sub took the
+     count to 0), and when it is every word is empty and nobody holds
+     work;
+   - no work-group is run twice (checked as it runs), and at the end every
+     work-group ran once;
+   - W7: `finished` never exceeds G and ends at G, and exactly one
+     wgd_finish call sees it reach G, when every work-group has run;
+   - the launch is retired (taken out of the list) exactly once, by the
+     `last` claimer;
+   - with NODES = 2, steal()'s two passes are followed: take_over, then
+     steal_half, among the thief's own node's threads, and only when
+     both find nothing, the same among the other nodes' threads;
+   - no invalid end state, and no cycle without progress (pan -l): every
+     run terminates, whatever the scheduling.
+
+   Who joins: the LAUNCHER joins unconditionally (pt_kernel_run_command);
+   every other thread may never join (it was busy, or nobody woke it), or
+   join at any time while the launch is in the list and `unclaimed` > 0
+   (find_launch with its skip).  A thread that left after running
+   work-groups may join again under the same condition, and calls
+   wgd_finish once per join; one that joined in vain does not join again
+   (gave_up_seq).  The last claimer retires the launch in a step of its
+   own (retire_launch), so late joiners can come in between.  So
+   completion is checked not to depend on helpers: the launcher alone
+   takes over or steals whatever is left.
+
+   Not modelled:
+   - grain > 1 (units_to_groups_*, wgd_home_thread): a pure index mapping
+     from units to work-groups, the same for every claim and outside the
+     CAS protocol; the unit tests check that the claimed ranges tile
+     [0, G) for small max_units and past 2^32 work-groups (tiling() in
+     tests/dispatch/test_dispatch.c);
+   - spurious failure of claim_own's weak CAS: it only retries with the
+     fresh value, which the model does after a genuine failure;
+   - memory ordering: every step is sequentially consistent.  The C code
+     is relaxed on the block words and `unclaimed`, which is sound because
+     every removal is a read-modify-write ("Memory ordering" in
+     wg_dispatch.c); the ThreadSanitizer build of the unit tests covers
+     the rest;
+   - the guided schedule (a single CAS on `unclaimed`), statistics, the
+     `steal` switch off (owners only claim their own words: nothing
+     interleaves), wgd_thread_has_work, launch reference counts, and who
+     wakes whom (tests/model/pool_wake.pml);
+   - sizes beyond the configurations above.
+
+   Build: spin -a -DNT=3 -DG=6 [-DNODES=2] [-DLAUNCHER=2] wg_dispatch.pml
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -18,151 +80,273 @@
 #ifndef G
 #define G 4
 #endif
+#ifndef NODES
+#define NODES 1
+#endif
+#ifndef LAUNCHER
+#define LAUNCHER 0
+#endif
+
+/* The pass a thread looks in: 0 its own node, 1 the others.  With one node
+   there is only pass 0 and it sees every other thread (node_of == NULL).  */
+#define NODE(t) ((t) * NODES / NT)
+#define IN_PASS(me, v, pass) ((NODE (me) == NODE (v)) == (pass == 0))
+
+/* The block of thread t as dealt (`initial`): the first G % NT blocks get
+   one more (block_start).  Constants, so that reading them costs no
+   interleaving.  */
+#define IB(t) (G / NT * (t) + ((t) < G % NT -> (t) : G % NT))
+#define IE(t) IB ((t) + 1)
 
 byte wb[NT];   /* block word: begin */
 byte we[NT];   /*             end */
-byte ib[NT];   /* the block as dealt */
-byte ie[NT];
 byte ran[G + 1]; /* + 1: Spin has no empty arrays */
+
+byte unclaimed = G;
+bit linked = 1;  /* the launch is in the pool's list */
+byte lasts;      /* claims flagged last */
 byte finished;
-byte finishers;
+byte finishers;  /* wgd_finish calls that returned true */
 
-/* compare-and-swap of a whole block word */
-inline cas (v, eb, ee, nb, ne, ok)
-{
-  atomic {
-    if
-    :: (wb[v] == eb && we[v] == ee) -> wb[v] = nb; we[v] = ne; ok = 1
-    :: else -> ok = 0
-    fi
-  }
-}
+/* Ghost: units thread t removed from a word and has not handed out yet. */
+byte held[NT];
+/* Scratch for loops in d_step; hidden: not part of the state.  Only in
+   d_step: inside an atomic sequence pan backtracks through intermediate
+   states, where a hidden variable would keep a later value.  */
+hidden byte x;
 
+/* Units in words and in hands, all threads (NT <= 3).  */
+#define LEN(t) (we[t] > wb[t] -> we[t] - wb[t] : 0)
+#if NT == 2
+#define LEFT (LEN (0) + LEN (1) + held[0] + held[1])
+#elif NT == 3
+#define LEFT (LEN (0) + LEN (1) + LEN (2) + held[0] + held[1] + held[2])
+#else
+#error "NT is 2 or 3"
+#endif
+
+/* W1: unclaimed == words + hands; at every step that changes either.  */
+#define check_conservation() assert (unclaimed == LEFT)
+
+/* Locals are zeroed as soon as they are dead, so that states differing
+   only in stale values are one state.  `goto` out of an atomic sequence
+   ends it there.  */
 proctype worker (byte tid)
 {
-  byte b, e, n, k, i, v, best, bb, be, bn, gb, ge, g, done;
-  bit ok;
+  byte b, e, k, i, v, best, bb, be, gb, ge, done;
+  bit last, pass;
 
-claim:
-  /* claim_own: half of what is left, at least one */
-  atomic { b = wb[tid]; e = we[tid] };
   if
-  :: e > b ->
-     n = e - b;
-     k = (n > 1 -> n / 2 : n);
-     cas (tid, b, e, b + k, e, ok);
-     if
-     :: ok -> gb = b; ge = b + k; goto run_range
-     :: else -> goto claim
-     fi
+  :: tid == LAUNCHER -> goto claim
   :: else -> skip
   fi;
+join:
+  /* find_launch, under the pool lock: in the list, something left */
+  if
+  :: (linked && unclaimed > 0) -> skip
+  :: skip -> goto out
+  fi;
 
-  /* steal, first pass: take over an unstarted block whole */
+claim:
+  /* claim_own: load our word, aim at half of it, at least one */
+  atomic {
+    b = wb[tid]; e = we[tid];
+    if
+    :: e > b -> k = (e - b > 1 -> (e - b) / 2 : 1)
+    :: else -> b = 0; e = 0; goto take_over
+    fi
+  };
+  /* its CAS: the front k */
+  atomic {
+    if
+    :: (wb[tid] == b && we[tid] == e) ->
+       wb[tid] = b + k; held[tid] = k;
+       gb = b; ge = b + k;
+       b = 0; e = 0; k = 0;
+       check_conservation ()
+    :: else -> b = 0; e = 0; k = 0; goto claim
+    fi
+  };
+  goto claimed;
+
+  /* steal: pass 0 on our node, pass 1 (NODES > 1 only) on the others */
+take_over:
+  /* take over an unstarted block whole, nearest neighbour first; its
+     CAS expects the block as dealt */
   i = 1;
   do
   :: i < NT ->
      v = (tid + i) % NT;
      if
-     :: ie[v] > ib[v] ->
-        cas (v, ib[v], ie[v], ie[v], ie[v], ok);
-        if
-        :: ok -> gb = ib[v]; ge = ie[v]; goto got
-        :: else -> skip
-        fi
+     :: (IE (v) > IB (v) && IN_PASS (tid, v, pass)) ->
+        atomic {
+          if
+          :: (wb[v] == IB (v) && we[v] == IE (v)) ->
+             wb[v] = IE (v); held[tid] = IE (v) - IB (v);
+             gb = IB (v); ge = IE (v);
+             i = 0; v = 0;
+             check_conservation ();
+             goto got
+          :: else -> skip
+          fi
+        }
      :: else -> skip
      fi;
      i++
-  :: else -> break
+  :: else -> i = 0; v = 0; break
   od;
 
-pass2:
-  /* second pass: the back half (rounded up) of the fullest block */
-  best = NT; bn = 0; i = 1;
+steal_half:
+  /* the back half (rounded up) of the fullest block of this pass: one
+     load per block, then a CAS on the best value seen */
+  best = NT; i = 1;
   do
   :: i < NT ->
-     v = (tid + i) % NT;
-     atomic { b = wb[v]; e = we[v] };
      if
-     :: (e > b && e - b > bn) -> best = v; bb = b; be = e; bn = e - b
-     :: else -> skip
-     fi;
-     i++
-  :: else -> break
+     :: IN_PASS (tid, (tid + i) % NT, pass) ->
+        atomic {
+          v = (tid + i) % NT;
+          if
+          :: (we[v] > wb[v]
+              && we[v] - wb[v] > (best == NT -> 0 : be - bb)) ->
+             best = v; bb = wb[v]; be = we[v]
+          :: else -> skip
+          fi;
+          v = 0;
+          i++
+        }
+     :: else -> i++
+     fi
+  :: else -> i = 0; break
   od;
   if
-  :: best == NT -> goto leave
+  :: best == NT ->
+     /* every block of this pass looked empty */
+     if
+     :: (pass == 0 && NODES > 1) -> pass = 1; best = 0; goto take_over
+     :: else -> pass = 0; best = 0; goto leave
+     fi
   :: else -> skip
   fi;
-  k = bn - bn / 2;
-  cas (best, bb, be, bb, be - k, ok);
-  if
-  :: ok -> gb = be - k; ge = be
-  :: else -> goto pass2
-  fi;
+  atomic {
+    k = (be - bb) - (be - bb) / 2;
+    if
+    :: (wb[best] == bb && we[best] == be) ->
+       we[best] = be - k; held[tid] = k;
+       gb = be - k; ge = be;
+       k = 0; best = 0; bb = 0; be = 0;
+       check_conservation ()
+    :: else ->
+       /* changed since we read it: look again */
+       k = 0; best = 0; bb = 0; be = 0; goto steal_half
+    fi
+  };
 
 got:
-  /* run half (at least one) of what we got, keep the rest as our block;
-     our word is empty, and only we write an empty word */
-  n = ge - gb;
-  k = (n > 1 -> n / 2 : n);
-  atomic { wb[tid] = gb + k; we[tid] = ge };
-  ge = gb + k;
+  /* run half (at least one) of what we got, refill our empty word with
+     the rest (W2: only we write it) */
+  atomic {
+    k = (ge - gb > 1 -> (ge - gb) / 2 : 1);
+    wb[tid] = gb + k; we[tid] = ge;
+    held[tid] = k;
+    ge = gb + k;
+    k = 0;
+    pass = 0;
+    check_conservation ()
+  };
 
-run_range:
-  g = gb;
+claimed:
+  /* hand_out: units [gb, ge) leave our hands; the fetch_sub makes
+     exactly one claim see the count reach 0 (W5, W6) */
+  atomic {
+    assert (unclaimed >= ge - gb && held[tid] == ge - gb);
+    last = (unclaimed == ge - gb);
+    unclaimed = unclaimed - (ge - gb);
+    held[tid] = 0;
+    check_conservation ();
+    if
+    :: last ->
+       /* every word empty, nothing in anybody's hands */
+       lasts++;
+       assert (lasts == 1 && LEFT == 0)
+    :: else -> skip
+    fi
+  };
+  if
+  :: last ->
+     /* retire_launch: out of the pool's list, in a step of its own */
+     atomic { linked = 0; last = 0 }
+  :: else -> skip
+  fi;
+
+  /* run_range */
   do
-  :: g < ge ->
+  :: gb < ge ->
 progress:
-     atomic { ran[g]++; assert (ran[g] == 1) };
-     done++;
-     g++
+     atomic {
+       ran[gb]++;
+       assert (ran[gb] == 1);
+       done++;
+       gb++;
+       if
+       :: gb == ge -> gb = 0; ge = 0
+       :: else -> skip
+       fi
+     }
   :: else -> break
   od;
   goto claim;
 
 leave:
-  /* wgd_finish */
+  /* wgd_finish, once per join that ran something; a join that found
+     nothing neither finishes nor joins again (gave_up_seq) */
   if
   :: done > 0 ->
-     atomic {
+     d_step {
        finished = finished + done;
+       done = 0;
+       assert (finished <= G);
        if
-       :: finished == G -> finishers++
+       :: finished == G ->
+          finishers++;
+          x = 0;
+          do
+          :: x < G -> assert (ran[x] == 1); x++
+          :: else -> break
+          od;
+          assert (unclaimed == 0)
        :: else -> skip
        fi
-     }
+     };
+     goto join
   :: else -> skip
-  fi
+  fi;
+out:
+  skip
 }
 
 init
 {
-  byte t, q, r, g;
-  q = G / NT;
-  r = G % NT;
-  t = 0;
-  do
-  :: t < NT ->
-     ib[t] = q * t + (t < r -> t : r);
-     ie[t] = q * (t + 1) + (t + 1 < r -> t + 1 : r);
-     wb[t] = ib[t];
-     we[t] = ie[t];
-     t++
-  :: else -> break
-  od;
+  byte t;
   atomic {
     t = 0;
     do
-    :: t < NT -> run worker (t); t++
-    :: else -> break
+    :: t < NT ->
+       wb[t] = IB (t); we[t] = IE (t);
+       run worker (t);
+       t++
+    :: else -> t = 0; break
     od
   };
   (_nr_pr == 1);
-  g = 0;
-  do
-  :: g < G -> assert (ran[g] == 1); g++
-  :: else -> break
-  od;
-  assert (finishers == (G > 0 -> 1 : 0))
+  d_step {
+    x = 0;
+    do
+    :: x < G -> assert (ran[x] == 1); x++
+    :: else -> break
+    od;
+    assert (unclaimed == 0 && finished == G);
+    assert (lasts == (G > 0 -> 1 : 0) && finishers == lasts);
+    assert (linked == (G > 0 -> 0 : 1))
+  }
 }

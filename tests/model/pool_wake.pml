@@ -1,0 +1,554 @@
+/* pool_wake.pml - Spin model of the worker pool's sleep/wake hand-off
+   (driver/pthread_pool.c): a worker's idle loop (pt_pool_wait; the loop
+   of worker_main before the split into pthread_worker.c) with
+   find_launch and take_command under the pool lock, the bounded spin on
+   work_seq (pt_spin_until_changed) with `spinning` set, and the sleep on
+   the worker's own condition variable with `sleeping` set;
+   pt_pool_push_command, pt_pool_push_launch, pt_pool_wake_helpers (the
+   tree wake-up of a launch's helpers), pt_pool_unlink_launch, and the
+   shutdown (pt_pool_shutdown; stop_workers before the split).  P1..P4
+   are the rules stated at the top of pthread_pool.c.
+
+   The actors: W workers of one device; a host thread that pushes the
+   commands, waits until all have completed (as clFinish would) and shuts
+   the pool down; optionally an NDRange command, whose worker publishes a
+   launch of G work-groups and participates in it (pt_kernel_run_command,
+   pt_launch_participate), and optionally a command that pushes one more
+   when it runs (a busy worker pushing, as when an event's completion
+   makes a dependent command ready).
+
+   Configuration (-D): W workers (2, 3); P plain commands from the host
+   (0..2); L 1: the host pushes an NDRange command first; G its
+   work-groups (1.., default W); CHAIN 1: running the last host command
+   pushes one more; SPIN 0: POCL_PTHREAD_SPIN_US=0; SKIP 0:
+   POCL_PTHREAD_SKIP_CLAIMED=0; STEAL 0: POCL_PTHREAD_STEAL=0 (a block is
+   claimed by its owner only); FANOUT: PT_WAKE_FAN_OUT (2; 1 makes a
+   deeper tree); HAS_WORK 0: pt_pool_wake_helpers considers the first G
+   workers instead of those whose block has work (wgd_thread_has_work),
+   as it did before; SPURIOUS n: each worker may wake up spuriously n
+   times.
+
+   Checked, for every interleaving:
+   - no lost wake-up (P1, P3): no invalid end state, i.e. never a queued
+     command, or a block that only its owner may claim, while every
+     worker that could take it waits for ever (the host's wait for
+     completion never ends);
+   - shutdown (P4): every worker leaves its loop (the host joins them);
+   - every command runs exactly once; all the launch's work-groups run,
+     and the launch completes exactly once;
+   - the launch's references: nothing touches the launch after its last
+     reference is dropped, a claim never succeeds after the command
+     completed (pt_launch_participate claims before touching it), and the
+     launch is freed by the end; it is unlinked exactly once, by the
+     claim flagged `last` (W6 of wg_dispatch.c), and `unclaimed` ends at
+     0;
+   - no cycle without progress (pan -l): idle workers do not spin, join
+     or wake each other for ever.  With SKIP 0 under weak fairness only:
+     without gave_up_seq, a worker does rejoin a launch in vain for as
+     long as its last claimer is descheduled.
+   P2 (a spinner looks again after any push) is a rule for latency: every
+   spin ends in a search under the lock, so breaking it delays a command
+   by up to one spin and loses nothing.  Here a spin may end at any time,
+   so the model cannot tell.
+
+   Found by this model, and fixed: with STEAL 0 and fewer work-groups
+   than workers (configurations W=2,G=1 and W=3,G=1..2 with L=1; test
+   pool_model_spin_nosteal), the worker that runs the NDRange command may
+   own an empty block: its first claim failed, pt_launch_participate
+   returned without calling pt_pool_wake_helpers, and if the owners of
+   the other blocks slept, nobody ever woke them.  Now a join that finds
+   nothing wakes helpers too while work-groups are unclaimed, as here.
+
+   Abstractions:
+   - the pool lock is an explicit flag.  A stretch of code that holds it
+     and touches only what the lock guards, plus at most one lock-free
+     read, is one atomic step, which is exact; pt_pool_wake_helpers,
+     which reads block words lock-free under the lock, holds the flag over
+     one step per read;
+   - a condition variable: `waiting` is set in the same step as the lock
+     is released (pthread_cond_wait); a signal clears it if set and is
+     lost otherwise (a condition variable has no memory); a woken waiter
+     retakes the lock and tests its flag again.  Signals are sent after
+     unlocking, as pthread_pool.c does;
+   - the spin is one step, taken at any time: it ends because work_seq
+     differs from the value read under the lock, or because its time ran
+     out, which may also happen after a change;
+   - the dispatcher (checked on its own by wg_dispatch.pml): one
+     work-group per claim, from the claimer's own block, else (with
+     stealing) from the next non-empty block, in one step; the
+     subtraction from `unclaimed` is a later step, so the count lags as
+     in hand_out (W5), which is what makes fruitless joins and gave_up_seq
+     matter.  Blocks only shrink: only a busy owner refills its own word,
+     so the blocks of idle workers do;
+   - commands are all for the one device, and there is one launch (so
+     gave_up_seq is a flag).
+
+   Not modelled: sub-devices and their overlapping thread ranges, more
+   than one launch in the list, PoCL's events and queues, memory ordering
+   (the pool lock orders all that matters; work_seq and `unclaimed` are
+   hints acted on under the lock), the oversubscribed yield, and timing:
+   a spinner that absorbs several pushes runs them one after the other
+   while others sleep, a matter of latency, not of lost work.
+
+   Build: spin -a -DW=3 -DP=1 -DL=1 pool_wake.pml
+
+   Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
+
+#ifndef W
+#define W 2
+#endif
+#ifndef P
+#define P 1
+#endif
+#ifndef L
+#define L 0
+#endif
+#ifndef G
+#define G W
+#endif
+#ifndef CHAIN
+#define CHAIN 0
+#endif
+#ifndef SPIN
+#define SPIN 1
+#endif
+#ifndef SKIP
+#define SKIP 1
+#endif
+#ifndef STEAL
+#define STEAL 1
+#endif
+#ifndef FANOUT
+#define FANOUT 2
+#endif
+#ifndef HAS_WORK
+#define HAS_WORK 1
+#endif
+#ifndef SPURIOUS
+#define SPURIOUS 0
+#endif
+#if L && G < 1
+#error "a launch of no work-groups completes at once, without the pool"
+#endif
+#if CHAIN && P < 1
+#error "CHAIN needs a plain host command to chain from"
+#endif
+
+/* Commands by id, in the order they are pushed: the NDRange one (if L)
+   is 0, the host's plain ones follow, the chained one (if CHAIN) last. */
+#define NCMD (L + P + CHAIN)
+#define NDR 0
+#define CHAIN_PARENT (L + P - 1)
+#define NONE 255
+
+/* Work-groups dealt to thread t, as the static schedule does.  */
+#define IB(t) (G / W * (t) + ((t) < G % W -> (t) : G % W))
+#define BLOCK(t) (IB ((t) + 1) - IB (t))
+
+/* The pool, guarded by `lock` but for work_seq */
+bit lock;
+byte q[NCMD + 1];    /* the command FIFO: q[taken .. pushed - 1] */
+byte pushed, taken;
+bit shutdown;
+byte work_seq;       /* atomic; written under the lock */
+bit spinning[W], sleeping[W];
+bit waiting[W];      /* in pthread_cond_wait: the lock is released */
+bit gave_up[W];      /* gave_up_seq == the launch's seq */
+
+/* The launch */
+bit linked;          /* in the pool's list, under the lock */
+byte blk[W];         /* work-groups left in each thread's block */
+byte unclaimed;      /* atomic: lags behind blk (W5) */
+byte refs;
+bit freed;
+byte finished;
+bit ndr_done;        /* the NDRange command completed */
+byte lasts, unlinks, units;
+
+/* Progress and checks */
+byte ran[NCMD + 1];
+byte completed;
+byte exited;
+
+/* Scratch within one d_step; hidden: not part of the state.  Only in
+   d_step: inside an atomic sequence pan would backtrack through the
+   intermediate states, where a hidden variable keeps a later value.  */
+hidden byte x, y, z;
+
+#if HAS_WORK
+#define WORTH_WAKING(i) (blk[i] > 0)
+#else
+#define WORTH_WAKING(i) ((i) < G)
+#endif
+
+/* pthread_cond_signal on worker w's condition variable, after unlocking:
+   wakes it if it waits, else is lost.  */
+inline signal (w)
+{
+  waiting[w] = 0
+}
+
+/* pt_pool_push_command: append and announce under the lock; wake one
+   sleeper unless a worker spins (P2); signal after unlocking (P3).  */
+inline push_command (id, woken)
+{
+  d_step {
+    lock == 0 ->
+    q[pushed] = id;
+    pushed++;
+    work_seq++;
+    z = 0;
+    x = 0;
+    do
+    :: x < W -> z = z | spinning[x]; x++
+    :: else -> break
+    od;
+    x = 0;
+    do
+    :: (z == 0 && x < W) ->
+       if
+       :: sleeping[x] -> sleeping[x] = 0; woken = x; break
+       :: else -> x++
+       fi
+    :: else -> break
+    od
+  };
+  if
+  :: woken != NONE -> signal (woken); woken = NONE
+  :: else -> skip
+  fi
+}
+
+/* launch_release: the last reference frees the launch.  */
+inline release ()
+{
+  atomic {
+    assert (refs > 0 && !freed);
+    refs--;
+    if
+    :: refs == 0 -> freed = 1
+    :: else -> skip
+    fi
+  }
+}
+
+/* wgd_claim, abstracted: remove one work-group, then (a step later) the
+   fetch_sub on `unclaimed` that flags exactly one claim last.  */
+inline claim ()
+{
+  d_step {
+    assert (!freed);
+    if
+    :: blk[me] > 0 -> blk[me]--; got = 1
+    :: else ->
+       x = 1;
+       do
+       :: (STEAL && x < W) ->
+          y = (me + x) % W;
+          if
+          :: blk[y] > 0 -> blk[y]--; got = 1; break
+          :: else -> x++
+          fi
+       :: else -> break
+       od
+    fi
+  };
+  if
+  :: got ->
+     atomic {
+       assert (unclaimed > 0);
+       last = (unclaimed == 1);
+       unclaimed--;
+       if
+       :: last -> lasts++; assert (lasts == 1)
+       :: else -> skip
+       fi
+     }
+  :: else -> skip
+  fi
+}
+
+/* retire_launch: the last claimer takes it out of the list and drops the
+   list's reference.  */
+inline retire ()
+{
+  atomic {
+    lock == 0 ->
+    assert (linked && !freed);
+    linked = 0;
+    unlinks++;
+    last = 0
+  };
+  release ()
+}
+
+/* pt_pool_wake_helpers (l, FANOUT), called by a joiner after its first
+   claim while work-groups are left: spinners whose block has work are on
+   their way (P2) and count against the fan-out; then mark sleepers whose
+   block has work, in thread order, and signal them after unlocking (P3).
+   The block words are read lock-free, one step each.  */
+inline wake_helpers ()
+{
+  atomic { lock == 0 -> lock = 1; assert (!freed); n = FANOUT };
+  i = 0;
+  do
+  :: (i < W && n > 0) ->
+     if
+     :: spinning[i] -> atomic { n = n - (WORTH_WAKING (i) -> 1 : 0); i++ }
+     :: else -> i++
+     fi
+  :: else -> break
+  od;
+  i = 0;
+  do
+  :: (i < W && k < n) ->
+     if
+     :: sleeping[i] ->
+        atomic {
+          if
+          :: WORTH_WAKING (i) -> sleeping[i] = 0; mask = mask | (1 << i); k++
+          :: else -> skip
+          fi;
+          i++
+        }
+     :: else -> i++
+     fi
+  :: else -> break
+  od;
+  atomic { lock = 0; i = 0; n = 0; k = 0 };
+  do
+  :: i < W ->
+     if
+     :: mask & (1 << i) -> atomic { signal (i); mask = mask & ~(1 << i) }
+     :: else -> skip
+     fi;
+     i++
+  :: else -> i = 0; break
+  od
+}
+
+/* The search of the idle loop, one pass, with the lock held (P1: what
+   it finds nothing in, it flags itself idle in before unlocking).  Leaves
+   the atomic step it is part of by jumping to what it decided.  */
+inline search ()
+{
+  if
+  :: shutdown -> lock = 0; goto leave
+  :: else -> skip
+  fi;
+  /* find_launch */
+  if
+  :: (linked && (!SKIP || (unclaimed > 0 && !gave_up[me]))) ->
+     assert (!freed);
+     refs++;
+     lock = 0;
+     goto join
+  :: else -> skip
+  fi;
+  /* take_command */
+  if
+  :: taken < pushed -> c = q[taken]; taken++; lock = 0; goto run_cmd
+  :: else -> skip
+  fi;
+  /* spin first (once per idle spell), then sleep */
+  if
+  :: (SPIN && !spun) ->
+     seen = work_seq;
+     spinning[me] = 1;
+     lock = 0;
+     goto spin
+  :: else -> skip
+  fi;
+  spun = 0;
+  sleeping[me] = 1;
+  /* while (sleeping && !shutdown) pthread_cond_wait: shutdown is false
+     here, so it waits, releasing the lock in the same step */
+  waiting[me] = 1;
+  lock = 0;
+  goto wait
+}
+
+proctype worker (byte me)
+{
+  byte c, seen, done, i, n, k, woken = NONE;
+  byte mask, spurious;
+  bit spun, got, last, worked;
+
+  atomic { lock == 0 -> lock = 1; search () };
+
+spin:
+  /* pt_spin_until_changed, then back under the lock */
+  if
+  :: work_seq != seen -> spun = 0
+  :: skip -> spun = 1   /* time is up; may also come after a change */
+  fi;
+  atomic {
+    lock == 0 -> lock = 1;
+    spinning[me] = 0;
+    seen = 0;
+    search ()
+  };
+
+wait:
+  /* woken by a signal, or spuriously (P3: changes nothing) */
+  if
+  :: !waiting[me] -> skip
+  :: (waiting[me] && spurious < SPURIOUS) -> waiting[me] = 0; spurious++
+  fi;
+  atomic {
+    lock == 0 -> lock = 1;
+    if
+    :: (sleeping[me] && !shutdown) -> waiting[me] = 1; lock = 0; goto wait
+    :: else -> sleeping[me] = 0
+    fi;
+    search ()
+  };
+
+run_cmd:
+  if
+  :: (L && c == NDR) -> goto launch
+  :: else -> skip
+  fi;
+progress_cmd:
+  atomic { ran[c]++; assert (ran[c] == 1); completed++ };
+  if
+  :: (CHAIN && c == CHAIN_PARENT) -> push_command (NCMD - 1, woken)
+  :: else -> skip
+  fi;
+  atomic { lock == 0 -> lock = 1; c = 0; spun = 0; search () };
+
+launch:
+  /* pt_kernel_run_command: deal the blocks, publish, participate with
+     our own reference (a label may not start a d_step) */
+  skip;
+  d_step {
+    c = 0;
+    x = 0;
+    do
+    :: x < W -> blk[x] = BLOCK (x); x++
+    :: else -> break
+    od;
+    unclaimed = G
+  };
+  atomic {
+    lock == 0 ->
+    refs = 2;      /* the list's and ours */
+    linked = 1;
+    work_seq++
+  };
+
+join:
+  /* pt_launch_participate: claim before touching the command */
+  claim ();
+  if
+  :: !got ->
+     /* Nothing for us, but maybe for others (stealing off): wake the
+        owners of blocks with work, then leave.  */
+     if
+     :: unclaimed > 0 -> wake_helpers ()
+     :: else -> skip
+     fi;
+     release ();
+     worked = 0;
+     goto back
+  :: else -> skip
+  fi;
+  assert (!ndr_done);
+  if
+  :: last -> retire ()
+  :: else ->
+     if
+     :: unclaimed > 0 -> wake_helpers ()
+     :: else -> skip
+     fi
+  fi;
+
+  do
+  :: got ->
+progress_unit:
+     atomic { units++; done++; got = 0 };
+     claim ();
+     if
+     :: last -> retire ()
+     :: else -> skip
+     fi
+  :: else -> break
+  od;
+  /* wgd_finish: the one that finishes the last work-group completes */
+  atomic {
+    finished = finished + done;
+    done = 0;
+    assert (finished <= G);
+    if
+    :: finished == G ->
+       assert (units == G && unclaimed == 0);
+       ndr_done = 1;
+       ran[NDR]++;
+       completed++
+    :: else -> skip
+    fi
+  };
+  release ();
+  worked = 1;
+
+back:
+  atomic {
+    lock == 0 -> lock = 1;
+    if
+    :: !worked -> gave_up[me] = 1
+    :: else -> skip
+    fi;
+    worked = 0;
+    spun = 0;
+    search ()
+  };
+
+leave:
+  atomic { exited++; c = 0; seen = 0 }
+}
+
+init
+{
+  byte c, woken = NONE;
+  atomic {
+    c = 0;
+    do
+    :: c < W -> run worker (c); c++
+    :: else -> c = 0; break
+    od
+  };
+  /* the host pushes every command */
+  do
+  :: c < L + P -> push_command (c, woken); c++
+  :: else -> break
+  od;
+  /* waits for them all, then stops the pool (P4) */
+  (completed == NCMD);
+  atomic {
+    lock == 0 ->
+    shutdown = 1;
+    work_seq++;
+    c = 0;
+    do
+    :: c < W -> sleeping[c] = 0; c++
+    :: else -> c = 0; break
+    od
+  };
+  do
+  :: c < W -> signal (c); c++
+  :: else -> break
+  od;
+  /* and joins the workers */
+  (exited == W);
+  d_step {
+    x = 0;
+    do
+    :: x < NCMD -> assert (ran[x] == 1); x++
+    :: else -> break
+    od;
+    assert (pushed == NCMD && taken == NCMD);
+    assert (L == 0 || (ndr_done && units == G && unclaimed == 0
+                       && lasts == (G > 0 -> 1 : 0) && unlinks == lasts
+                       && refs == 0 && freed))
+  }
+}
