@@ -21,19 +21,7 @@ groups=256 launches=8
 fails=0
 fail () { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-# stat_field LINE KEY: the value of KEY=VALUE in a stats line
-# (driver/pthread_stats.h); prints nothing and fails if the key is absent.
-stat_field () {
-  (
-    set -f
-    for f in $1; do
-      case $f in
-        "$2"=*) printf '%s\n' "${f#*=}"; exit 0 ;;
-      esac
-    done
-    exit 1
-  )
-}
+. "$(dirname "$0")/stat_field.sh"
 
 out=$(POCL_PTHREAD_STEAL=0 POCL_PTHREAD_STATS=1 "$where" --groups $groups \
   --launches $launches --spins 2000 2>"${TMPDIR:-/tmp}/locality.$$") ||

@@ -17,20 +17,7 @@ run () {
 
 stats_line () { printf '%s\n' "$err" | grep '^pocl: pthread stats: ' ; }
 
-# stat_field LINE KEY: the value of KEY=VALUE in a stats line (driver/
-# pthread_stats.h gives the format); prints nothing and fails if the key is
-# not there.
-stat_field () {
-  (
-    set -f
-    for f in $1; do
-      case $f in
-        "$2"=*) printf '%s\n' "${f#*=}"; exit 0 ;;
-      esac
-    done
-    exit 1
-  )
-}
+. "$(dirname "$0")/stat_field.sh"
 
 # is_count VALUE...: every VALUE is a non-negative decimal integer.
 is_count () {
