@@ -61,9 +61,7 @@ main (int argc, char **argv)
 
   cltest_env e;
   cltest_open (&e, count_source, COUNT_OPTIONS);
-  cl_uint cus = 0;
-  CL_OK (clGetDeviceInfo (e.dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (cus),
-                          &cus, NULL));
+  cl_uint cus = cltest_compute_units (e.dev);
   count_job j;
   count_job_init (&j, e.ctx, e.prog, 4096);
   count_job_enqueue (&j, e.q, 16);

@@ -57,6 +57,32 @@ cltest_cpu_device (cl_platform_id *platform_out)
 
 /* Builds src for the n devices devs of ctx; exits with the log if it
    fails.  */
+/* CL_DEVICE_MAX_COMPUTE_UNITS of dev.  */
+static inline cl_uint
+cltest_compute_units (cl_device_id dev)
+{
+  cl_uint cus = 0;
+  CL_OK (clGetDeviceInfo (dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (cus), &cus,
+                          NULL));
+  return cus;
+}
+
+/* Splits dev equally into two sub-devices of cus / 2 compute units each
+   (cus: dev's compute units, at least 2).  */
+static inline void
+cltest_split_in_two (cl_device_id dev, cl_uint cus, cl_device_id subs[2])
+{
+  cl_uint n = 0;
+  cl_device_partition_property equally[]
+      = { CL_DEVICE_PARTITION_EQUALLY, cus / 2, 0 };
+  CL_OK (clCreateSubDevices (dev, equally, 2, subs, &n));
+  if (n != 2)
+    {
+      fprintf (stderr, "equally by %u: got %u sub-devices\n", cus / 2, n);
+      exit (1);
+    }
+}
+
 static inline cl_program
 cltest_build_for (cl_context ctx, cl_uint n, const cl_device_id *devs,
                   const char *src, const char *options)

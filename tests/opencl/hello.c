@@ -19,14 +19,12 @@ main (void)
   cl_platform_id platform;
   cl_device_id dev = cltest_cpu_device (&platform);
   char pname[256] = "", pversion[256] = "", dname[256] = "";
-  cl_uint cus = 0;
   CL_OK (clGetPlatformInfo (platform, CL_PLATFORM_NAME, sizeof (pname), pname,
                             NULL));
   CL_OK (clGetPlatformInfo (platform, CL_PLATFORM_VERSION, sizeof (pversion),
                             pversion, NULL));
   CL_OK (clGetDeviceInfo (dev, CL_DEVICE_NAME, sizeof (dname), dname, NULL));
-  CL_OK (clGetDeviceInfo (dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (cus), &cus,
-                          NULL));
+  cl_uint cus = cltest_compute_units (dev);
   printf ("platform: %s (%s)\ndevice:   %s, %u compute units\n", pname,
           pversion, dname, cus);
 

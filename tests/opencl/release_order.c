@@ -63,20 +63,14 @@ int
 main (void)
 {
   cl_device_id root = cltest_cpu_device (NULL);
-  cl_uint cus = 0;
-  CL_OK (clGetDeviceInfo (root, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (cus),
-                          &cus, NULL));
+  cl_uint cus = cltest_compute_units (root);
   CHECK (cus >= 2, "need at least 2 compute units, have %u", cus);
 
   release_event_last (root, false, "root device");
   for (int round = 0; round < 4; ++round)
     {
       cl_device_id subs[2];
-      cl_uint n = 0;
-      cl_device_partition_property equally[]
-          = { CL_DEVICE_PARTITION_EQUALLY, cus / 2, 0 };
-      CL_OK (clCreateSubDevices (root, equally, 2, subs, &n));
-      CHECK (n == 2, "equally by %u: got %u sub-devices", cus / 2, n);
+      cltest_split_in_two (root, cus, subs);
       CL_OK (clReleaseDevice (subs[1]));
       release_event_last (subs[0], true, "sub-device");
     }

@@ -64,9 +64,7 @@ int
 main (void)
 {
   cl_device_id dev = cltest_cpu_device (NULL);
-  cl_uint cus = 0;
-  CL_OK (clGetDeviceInfo (dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (cus), &cus,
-                          NULL));
+  cl_uint cus = cltest_compute_units (dev);
   if (cus < 2)
     {
       fprintf (stderr,
@@ -77,16 +75,11 @@ main (void)
     }
 
   cl_device_id subs[8];
-  cl_uint n = 0;
-  cl_device_partition_property equally[]
-      = { CL_DEVICE_PARTITION_EQUALLY, cus / 2, 0 };
-  CL_OK (clCreateSubDevices (dev, equally, 8, subs, &n));
-  CHECK (n == 2, "equally by %u: got %u sub-devices", cus / 2, n);
+  cl_uint n = 2;
+  cltest_split_in_two (dev, cus, subs);
   for (cl_uint i = 0; i < n; ++i)
     {
-      cl_uint c = 0;
-      CL_OK (clGetDeviceInfo (subs[i], CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (c),
-                              &c, NULL));
+      cl_uint c = cltest_compute_units (subs[i]);
       CHECK (c == cus / 2, "sub-device %u has %u compute units", i, c);
     }
   run_concurrently (dev, subs, n, "equally");
