@@ -88,9 +88,20 @@ void (*wgd_yield_hook) (wgd_launch *l, wgd_yield_point point, unsigned tid);
         wgd_yield_hook ((l), (point), (tid));                                 \
     }                                                                         \
   while (0)
+void (*wgd_count_hook) (wgd_launch *l, wgd_op op, unsigned tid);
+#define WGD_COUNT(l, op, tid)                                                 \
+  do                                                                          \
+    {                                                                         \
+      if (wgd_count_hook != NULL)                                             \
+        wgd_count_hook ((l), (op), (tid));                                    \
+    }                                                                         \
+  while (0)
 #else
 #define WGD_YIELD(l, point, tid) ((void)0)
+#define WGD_COUNT(l, op, tid) ((void)0)
 #endif
+#define WGD_COUNT_CAS(l, ok, tid)                                             \
+  WGD_COUNT ((l), (ok) ? WGD_OP_RMW_OK : WGD_OP_RMW_FAIL, (tid))
 
 /* Guided rule constants: PoCL's POCL_PTHREAD_MIN_WGS / POCL_PTHREAD_MAX_WGS.
  */
@@ -263,6 +274,7 @@ hand_out (wgd_launch *l, unsigned tid, uint32_t ub, uint32_t ue,
   out->last
       = atomic_fetch_sub_explicit (&l->unclaimed, n, memory_order_relaxed)
         == n;
+  WGD_COUNT (l, WGD_OP_RMW_OK, tid);
   if (stats)
     {
       stats->claims++;
@@ -292,9 +304,11 @@ claim_own (wgd_launch *l, unsigned tid, wgd_range *out,
       /* unstarted/started/refilled -> started or empty, front half.  W3:
          begin grows; W4: succeeds only on the value read.  On failure w
          is the new value (a thief moved the end, or took the whole).  */
-      if (atomic_compare_exchange_weak_explicit (
-              word, &w, pack (b + k, word_end (w)), memory_order_relaxed,
-              memory_order_relaxed))
+      bool ok = atomic_compare_exchange_weak_explicit (
+          word, &w, pack (b + k, word_end (w)), memory_order_relaxed,
+          memory_order_relaxed);
+      WGD_COUNT_CAS (l, ok, tid);
+      if (ok)
         return hand_out (l, tid, b, b + k, out, stats);
     }
 }
@@ -323,9 +337,11 @@ take_over (wgd_launch *l, unsigned tid, bool local, uint32_t *b, uint32_t *e,
       /* unstarted -> empty.  Succeeds only while the word still equals
          `initial`, which by W4 means nobody claimed or stole from it: a
          word never returns to `initial` once it left it.  */
-      if (atomic_compare_exchange_strong_explicit (
-              &l->blocks[v].word, &w, pack (word_end (init), word_end (init)),
-              memory_order_relaxed, memory_order_relaxed))
+      bool ok = atomic_compare_exchange_strong_explicit (
+          &l->blocks[v].word, &w, pack (word_end (init), word_end (init)),
+          memory_order_relaxed, memory_order_relaxed);
+      WGD_COUNT_CAS (l, ok, tid);
+      if (ok)
         {
           *b = word_begin (init);
           *e = word_end (init);
@@ -355,6 +371,7 @@ steal_half (wgd_launch *l, unsigned tid, bool local, uint32_t *b, uint32_t *e,
             continue;
           uint64_t w = atomic_load_explicit (&l->blocks[v].word,
                                              memory_order_relaxed);
+          WGD_COUNT (l, WGD_OP_PEEK, tid);
           uint32_t n = word_len (w);
           if (n > best_n)
             {
@@ -372,10 +389,11 @@ steal_half (wgd_launch *l, unsigned tid, bool local, uint32_t *b, uint32_t *e,
       /* any non-empty state -> started or empty, back half.  W3: end
          shrinks; W4: fails if the block changed since we read it (then we
          look again).  What we remove is now ours alone (W1).  */
-      if (atomic_compare_exchange_strong_explicit (
-              &l->blocks[best].word, &best_w,
-              pack (word_begin (best_w), end - k), memory_order_relaxed,
-              memory_order_relaxed))
+      bool ok = atomic_compare_exchange_strong_explicit (
+          &l->blocks[best].word, &best_w, pack (word_begin (best_w), end - k),
+          memory_order_relaxed, memory_order_relaxed);
+      WGD_COUNT_CAS (l, ok, tid);
+      if (ok)
         {
           *b = end - k;
           *e = end;
@@ -457,9 +475,11 @@ claim_guided (wgd_launch *l, unsigned tid, wgd_range *out,
       if (chunk > rem)
         chunk = rem;
       WGD_YIELD (l, WGD_AFTER_LOAD_GUIDED, tid);
-      if (atomic_compare_exchange_weak_explicit (
-              &l->unclaimed, &rem, rem - chunk, memory_order_relaxed,
-              memory_order_relaxed))
+      bool ok = atomic_compare_exchange_weak_explicit (
+          &l->unclaimed, &rem, rem - chunk, memory_order_relaxed,
+          memory_order_relaxed);
+      WGD_COUNT_CAS (l, ok, tid);
+      if (ok)
         {
           out->begin = l->num_groups - rem;
           out->end = out->begin + chunk;

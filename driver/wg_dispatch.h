@@ -218,9 +218,21 @@ extern "C"
     WGD_NUM_YIELD_POINTS
   } wgd_yield_point;
 
+  /* What WGD_COUNT (l, op, tid) reports: each access of the launch's
+     shared state that can move a cache line between cores.  The
+     many-thread simulator (tests/sim/) sums them per launch.  */
+  typedef enum
+  {
+    WGD_OP_RMW_OK,   /* a CAS or fetch-and-add that changed a word */
+    WGD_OP_RMW_FAIL, /* a CAS that failed */
+    WGD_OP_PEEK,     /* a load of another thread's block word */
+    WGD_NUM_OPS
+  } wgd_op;
+
 #ifdef WGD_TEST_HOOKS
   extern void (*wgd_yield_hook) (wgd_launch *l, wgd_yield_point point,
                                  unsigned tid);
+  extern void (*wgd_count_hook) (wgd_launch *l, wgd_op op, unsigned tid);
 #endif
 
 #ifdef __cplusplus

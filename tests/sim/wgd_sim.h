@@ -1,0 +1,106 @@
+/* wgd_sim.h - a deterministic many-thread simulator of one kernel launch:
+   the real dispatch module (driver/wg_dispatch.c) driven from one OS
+   thread in virtual time.
+
+   T simulated threads each have a clock.  The thread whose clock is
+   lowest (the lowest index among equals) makes its next claim; the claim
+   is instantaneous, and the thread's clock then advances by the cost of
+   the work-groups it got, plus `claim_cost` per claim.  A thread whose
+   claim fails has left the launch.  Because the dispatcher keeps no state
+   outside the launch, this sequential order is one of the interleavings
+   real threads could produce, so every figure is exact and repeatable:
+   makespan, claims, the launch's shared-line atomic operations (counted
+   by wg_dispatch.c's WGD_COUNT hook), and which thread ran each
+   work-group.
+
+   Costs are known to the simulator only: the dispatcher learns nothing of
+   them, as in a real launch.  Start delays hold a thread back at the
+   beginning; a preemption stops one thread during [from, to) of virtual
+   time (a range it is running then ends that much later).
+
+   Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
+
+#ifndef POCL_STEAL_WGD_SIM_H
+#define POCL_STEAL_WGD_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "wg_dispatch.h"
+
+#define SIM_MAX_THREADS 256
+
+/* The schedules the simulator runs: the driver's two, and a model of
+   LLVM OpenMP's static_steal with a fixed chunk, for comparison.  */
+typedef enum
+{
+  SIM_STATIC,    /* wg_dispatch.c, static */
+  SIM_GUIDED,    /* wg_dispatch.c, guided (n = T) */
+  SIM_OMP_STEAL, /* libomp-style: own block in chunks, steal a quarter */
+  SIM_NUM_SCHEDULES
+} sim_schedule;
+
+/* Per-work-group cost profiles.  */
+typedef enum
+{
+  SIM_FLAT,         /* every group costs 1 */
+  SIM_LINEAR,       /* a ramp from 1 to 32 over the range */
+  SIM_HORIZON,      /* the middle fifth 16 times dearer */
+  SIM_FIRST_EIGHTH, /* the first eighth 16 times dearer */
+  SIM_PERIOD_T,     /* every T-th group 16 times dearer */
+  SIM_ONE_BLOCK,    /* thread 0's static block 16 times dearer */
+  SIM_HEAVY_TAIL,   /* random, Pareto-like (fixed seed) */
+  SIM_NUM_PROFILES
+} sim_profile;
+
+typedef struct
+{
+  unsigned thread;
+  uint64_t from, to;
+} sim_preemption;
+
+typedef struct
+{
+  sim_schedule schedule;
+  unsigned threads;
+  uint64_t groups;
+  const uint64_t *cost;          /* groups entries */
+  uint64_t claim_cost;           /* virtual time per claim */
+  const uint64_t *start;         /* per-thread start delay, or NULL */
+  const sim_preemption *preempt; /* n_preempt of them, or NULL */
+  unsigned n_preempt;
+  unsigned omp_chunk; /* SIM_OMP_STEAL's chunk, 1 if 0 */
+} sim_config;
+
+typedef struct
+{
+  uint64_t makespan;
+  uint64_t sum_cost, max_cost;
+  uint64_t claims, takeovers, steals;
+  uint64_t ops[WGD_NUM_OPS]; /* shared-line atomic operations */
+  uint64_t home_groups;      /* run by the thread whose block holds them */
+  uint64_t wrong;            /* groups not run exactly once */
+  unsigned lasts;            /* claims flagged last */
+  uint16_t *runner;          /* groups entries: the thread that ran it */
+} sim_result;
+
+const char *sim_schedule_name (sim_schedule s);
+const char *sim_profile_name (sim_profile p);
+
+/* Fills cost[0..groups) for profile p at T threads.  */
+void sim_costs (sim_profile p, unsigned threads, uint64_t groups,
+                uint64_t *cost);
+
+/* Runs one launch.  r->runner must hold c->groups entries (or be NULL).  */
+void sim_run (const sim_config *c, sim_result *r);
+
+/* Graham's bound for list scheduling: sum / T (rounded up) + max, plus
+   `claims_per_thread` claims' cost of dispatch overhead.  */
+uint64_t sim_graham_bound (const sim_result *r, unsigned threads,
+                           uint64_t claim_cost, uint64_t claims_per_thread);
+
+/* The ideal makespan, sum / T rounded up (never below the dearest
+   group).  */
+uint64_t sim_ideal (const sim_result *r, unsigned threads);
+
+#endif /* POCL_STEAL_WGD_SIM_H */
