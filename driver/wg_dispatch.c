@@ -333,7 +333,14 @@ take_over (wgd_launch *l, unsigned tid, bool local, uint32_t *b, uint32_t *e,
       uint64_t init = l->blocks[v].initial;
       if (word_len (init) == 0 || same_node (l, tid, v) != local)
         continue;
-      uint64_t w = init;
+      /* A load first: a word that left `initial` never returns to it
+         (W4), so a started block is skipped without a CAS, which would
+         fail anyway and take the owner's line away from it.  */
+      uint64_t w
+          = atomic_load_explicit (&l->blocks[v].word, memory_order_relaxed);
+      WGD_COUNT (l, WGD_OP_PEEK, tid);
+      if (w != init)
+        continue;
       /* unstarted -> empty.  Succeeds only while the word still equals
          `initial`, which by W4 means nobody claimed or stole from it: a
          word never returns to `initial` once it left it.  */
