@@ -468,6 +468,62 @@ class Bench:
                      + ", ".join("'dispatch.dat' index %d using 1:2 with linespoints title '%s'" % (i, s)
                                  for i, s in enumerate(["static", "guided", "mutex", "atomic"])) + "\n")
 
+    def simulated(self):
+        """The many-thread simulator's table (tests/sim/test_sim --table):
+        deterministic, so one run, no rounds."""
+        sim = os.path.join(self.build, "tests", "sim", "test_sim")
+        self.md.append("## 6. Simulated: 2 to 256 threads\n")
+        self.md.append("`tests/sim/test_sim --table`: the real `driver/wg_dispatch.c` driven from one thread "
+                       "in virtual time (no PoCL, no timing: exact and repeatable), T simulated threads "
+                       "started together, 4000 work-groups, one time unit per cheap work-group, claims "
+                       "free. Efficiency = (work / T, at least the dearest work-group) / makespan. "
+                       "`omp-steal` is a model of LLVM OpenMP's `static_steal` with chunk 1. Shared RMW: "
+                       "read-modify-writes of lines other threads write (the unclaimed count, other "
+                       "threads' words), successful/failed; peeks: loads of other threads' words or of the "
+                       "count; own-word CAS: a thread's claims from its own word, whose line others touch "
+                       "only to steal. Real threads on this machine cannot show this: sections 1-5 run at "
+                       "most %s threads.\n" % max(self.threads))
+        out = self.run([sim, "--table"])
+        header, rows = None, []
+        for line in out.splitlines():
+            if not line.startswith("|") or line.startswith("|---"):
+                continue
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if header is None:
+                header = cells
+            else:
+                rows.append(cells)
+        if header is None or not rows:
+            raise RuntimeError("test_sim --table printed no table: %s" % out[-500:])
+        self.table(header, rows)
+        self.write_csv("simulated.csv", header, rows)
+        profiles = []
+        for r in rows:
+            if r[0] not in profiles:
+                profiles.append(r[0])
+        schedules = ["static", "guided", "omp-steal"]
+        with open(os.path.join(self.out, "simulated.dat"), "w") as f:
+            for p in profiles:
+                for sch in schedules:
+                    f.write("# %s, %s\n" % (p, sch))
+                    for r in rows:
+                        if r[0] == p and r[2] == sch:
+                            f.write("%s %s\n" % (r[1], r[3].rstrip("%")))
+                    f.write("\n\n")
+        script = ["set terminal pngcairo size 1400,760", "set output 'simulated.png'",
+                  "set multiplot layout 2,%d title 'efficiency by simulated threads, 4000 work-groups'"
+                  % ((len(profiles) + 1) // 2),
+                  "set logscale x 2", "set xrange [1.5:320]", "set xtics (2, 8, 32, 128)",
+                  "set yrange [0:105]", "set grid",
+                  "set xlabel 'threads'", "set ylabel 'efficiency %'", "set key bottom left"]
+        for i, p in enumerate(profiles):
+            script.append("set title '%s'" % p)
+            script.append("plot " + ", ".join(
+                "'simulated.dat' index %d using 1:2 with linespoints title '%s'"
+                % (i * len(schedules) + j, sch) for j, sch in enumerate(schedules)))
+        script.append("unset multiplot")
+        self.gnuplot("simulated", "\n".join(script) + "\n")
+
     def how_to_read(self):
         self.md.append("## How to read this report\n")
         self.md.append("- Every figure is a median over rounds in which the variants took turns, so slow "
@@ -487,7 +543,8 @@ class Bench:
         self.launches = 20 if self.smoke else 100
         self.batches = 5 if self.smoke else 30
         self.machine()
-        for part in (self.launch_cost, self.uneven, self.locality, self.bandwidth, self.dispatch):
+        for part in (self.launch_cost, self.uneven, self.locality, self.bandwidth, self.dispatch,
+                     self.simulated):
             t0 = time.time()
             part()
             print("bench: %s done in %.0f s" % (part.__name__, time.time() - t0), flush=True)

@@ -36,11 +36,13 @@ const pts_setting pts_settings[] = {
       .field = PTS_FIELD (wgd_schedule, schedule),
       .meaning
       = "`static`: one contiguous block of work-groups per thread, claimed "
-        "half of the remainder at a time, with takeover of unstarted blocks "
-        "and stealing of back halves. `guided`: PoCL's previous rule, kept "
-        "exactly: chunks of min(limit, ceil(remaining / n), remaining) "
-        "work-groups, limit = 32 n, or 256 n while more than 256 n\u00b2 "
-        "remain, n = the number of threads of the whole device. Read once, "
+        "one work-group at a time, with takeover of unstarted blocks and "
+        "stealing of back halves, so that a launch ends within sum / threads "
+        "+ its dearest work-group whatever the costs. `guided`: PoCL's "
+        "previous rule, kept exactly: chunks of min(limit, ceil(remaining "
+        "/ n), remaining) work-groups, limit = 32 n, or 256 n while more "
+        "than 256 n\u00b2 remain, n = the number of threads of the whole "
+        "device. Read once, "
         "when the device is first initialised. Case and surrounding blanks "
         "are ignored; any other value prints one warning naming the value "
         "and the accepted ones, and `static` is used.",

@@ -70,7 +70,7 @@ complete_at_once (_cl_command_node *cmd, cl_int status, const char *msg)
     POCL_UPDATE_EVENT_FAILED_MSG (status, ev, msg);
 }
 
-/* Called by the worker that claimed the last work-groups (W6 of
+/* Called by the worker whose claim left nothing to claim (W6 of
    wg_dispatch.c: exactly one): no worker can find anything to do in l any
    more, so it leaves the pool's list, which drops the list's reference.  */
 static void
@@ -244,6 +244,10 @@ pt_launch_participate (const pt_kernel_env *env, pt_runner *w,
   if (!wgd_claim (d, tid, &r, &st->dispatch))
     {
       st->fruitless_joins++;
+      /* A first claim has nothing pending to account, so it is never the
+         last; kept for the contract of wgd_range.last.  */
+      if (r.last)
+        retire_launch (p, l);
       /* Nothing for us, but maybe for others: with stealing off, a thread
          whose block is empty (the one that prepared a launch of fewer
          work-groups than threads, say) finds nothing while other blocks
@@ -296,10 +300,12 @@ pt_launch_participate (const pt_kernel_env *env, pt_runner *w,
           printf_position = 0;
         }
 #endif
-      if (!wgd_claim (d, tid, &r, &st->dispatch))
-        break;
+      bool more = wgd_claim (d, tid, &r, &st->dispatch);
+      /* `last` may come with a false return (wgd_range).  */
       if (r.last)
         retire_launch (p, l);
+      if (!more)
+        break;
     }
 
   pocl_free_kernel_arg_array_with_locals (arguments, arguments2, k);

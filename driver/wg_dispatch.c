@@ -7,17 +7,24 @@
    interleavings.
 
    Each thread t owns one block word, (begin, end) of 32-bit unit indices
-   packed in 64 bits, and remembers the block as dealt (`initial`).  The
+   packed in 64 bits, and remembers the block as dealt (`initial`).  Claims
+   hand out one unit at a time: an owner takes the front unit of its own
+   word; a thief takes over an unstarted block whole or steals the back
+   half of the fullest one, runs its first unit and keeps the rest in its
+   own (empty) word, where others can steal it again.  So no thread ever
+   holds more than one unit that others could not take from it, which is
+   what bounds a launch's makespan by Graham's bound for list scheduling,
+   sum / T + the dearest work-group, whatever the costs (tests/sim/).  The
    states of a word, and who may move it from one to another:
 
    | state     | word            | its owner may     | a thief may       |
    |-----------|-----------------|-------------------|-------------------|
    | unstarted | == initial,     | claim the front   | take it whole     |
-   |           | not empty       | half (-> started  | (-> empty), or    |
+   |           | not empty       | unit (-> started  | (-> empty), or    |
    |           |                 | or empty)         | steal the back    |
    |           |                 |                   | half (-> started) |
    | started   | != initial,     | claim the front   | steal the back    |
-   |           | not empty       | half (-> started  | half (-> started  |
+   |           | not empty       | unit (-> started  | half (-> started  |
    |           |                 | or empty)         | or empty)         |
    | empty     | begin >= end    | refill it with    | nothing: skips it |
    |           |                 | what it stole     |                   |
@@ -28,12 +35,21 @@
    Every move but the refill is a CAS from a value the mover saw not
    empty; the refill is a plain store.
 
+   The unclaimed count is kept lazily, so that claims from a thread's own
+   block touch no shared line: each thread adds what it hands out to its
+   own `pending` (a plain field beside its word, which only it accesses)
+   and subtracts the sum from `unclaimed` in one read-modify-write, a
+   flush, when its word is empty: right after the claim or the refill
+   that emptied it, or, if a thief emptied it, at its next claim.  So a
+   launch costs one shared read-modify-write per word that runs dry (T
+   plus the steals), not one per claim.
+
    Invariants:
 
    W1 (conservation)  Every unclaimed unit is in exactly one block word, or
       in the hands of exactly one thread between the CAS that removed it
-      from a word and either running it (hand_out) or storing it into its
-      own empty word (the refill in steal()).
+      from a word and either handing it out or storing it into its own
+      empty word (the refill in steal()).
    W2 (who writes an empty word)  Only its owner, with the refill.  Thieves
       and the owner CAS only words they saw not empty, and a CAS whose
       expected value is not empty fails on an empty word; so the owner's
@@ -43,25 +59,31 @@
    W4 (no ABA)  A CAS succeeds only on the value it read, unchanged since:
       by W3 an old value could only come back through a refill with the
       same range; but a refill starts past the front of what its thread
-      removed (that front is run at once, hand_out in steal()), whereas the
-      front of a word that is not empty stays its front until claimed.
-   W5 (unclaimed only decreases)  `unclaimed` drops after each successful
-      removal by exactly the work-groups handed out (hand_out), so it is
-      never below the true number of work-groups in words and in hands.
-      Reading 0 means nothing is left.  It may lag: a thread preempted
-      between its removal CAS and its subtraction leaves it above the
-      truth, and others may find every word empty while it is not 0.
-   W6 (one last claim)  The subtraction is a read-modify-write, so exactly
-      one hand-out sees `unclaimed` go from n to 0: that claim, and only
-      it, is flagged `last`.
+      removed (that front unit is handed out at once, in steal()), whereas
+      the front of a word that is not empty stays its front until claimed.
+   W5 (unclaimed bounds what is left)  `unclaimed` == the work-groups in
+      words and in hands (W1) + the sum of every thread's `pending`.  A
+      flush subtracts exactly what its thread handed out since its last
+      flush, so `unclaimed` is never below what is left, and reading 0
+      means nothing is left.  It lags: a thread's hand-outs stay counted
+      until its word is empty, and a thread whose word a thief emptied
+      flushes at its next claim.  Every thread that claims calls wgd_claim
+      again until it returns false, and a false return has flushed
+      (claim_static), so every pending count is flushed by the end.
+   W6 (one last call)  A flush is a read-modify-write, so exactly one
+      flush sees `unclaimed` go from its pending count to 0: the wgd_claim
+      call that made it, and only it, sets `last` (the call may return
+      false: then a thief had emptied the word of the thread flushing).
    W7 (one finisher)  `finished` grows by what each thread ran, in one
       fetch-and-add per thread (wgd_finish), and the sum of all is
       num_groups; exactly one call sees it reach num_groups.
 
    Under guided, `unclaimed` is the whole state: every claim is a CAS on
-   it that takes a chunk from the front (W5 and W6 hold as they are).
+   it that takes a chunk from the front, with nothing pending (W5 with
+   every `pending` 0; W6 for the CAS that takes the count to 0).
 
-   Memory ordering: block words and `unclaimed` are relaxed everywhere.
+   Memory ordering: block words and `unclaimed` are relaxed everywhere
+   (`pending` is not atomic: only its thread accesses it).
    The protocol's whole state is in those words; every removal is a CAS,
    which acts on the latest value whatever the ordering, and nothing else
    is read on the strength of a word.  The launch itself is published by
@@ -133,14 +155,6 @@ word_len (uint64_t w)
   return e > b ? e - b : 0;
 }
 
-/* Half of n, at least one: the share a thread claims from its own block,
-   and the share of a stolen range that the thief runs at once.  */
-static inline uint32_t
-half_at_least_one (uint32_t n)
-{
-  return n > 1 ? n / 2 : n;
-}
-
 size_t
 wgd_launch_size (unsigned num_threads)
 {
@@ -207,6 +221,7 @@ wgd_launch_init_units (wgd_launch *l, wgd_schedule schedule,
       uint32_t b = block_start (l->num_units, num_threads, t);
       uint32_t e = block_start (l->num_units, num_threads, t + 1);
       l->blocks[t].initial = pack (b, e);
+      l->blocks[t].pending = 0;
       /* relaxed: published with the launch, as above.  Every word starts
          unstarted (or empty, for blocks of no units).  */
       atomic_store_explicit (&l->blocks[t].word, pack (b, e),
@@ -258,23 +273,39 @@ home_part (const wgd_launch *l, unsigned t, uint64_t gb, uint64_t ge)
   return b < e ? e - b : 0;
 }
 
-/* Hands units [ub, ue), just removed from a word, to thread tid as
-   claimed work.  */
+/* Subtracts what thread tid handed out since its last flush from the
+   unclaimed count.  Returns true for the one flush that takes the count
+   to 0 (W6).  */
 static bool
-hand_out (wgd_launch *l, unsigned tid, uint32_t ub, uint32_t ue,
-          wgd_range *out, wgd_thread_stats *stats)
+flush (wgd_launch *l, unsigned tid)
 {
-  out->begin = units_to_groups_begin (l, ub);
-  out->end = units_to_groups_end (l, ue);
-  uint64_t n = out->end - out->begin;
-  WGD_YIELD (l, WGD_AFTER_REMOVE, tid);
+  uint64_t n = l->blocks[tid].pending;
+  if (n == 0)
+    return false;
+  l->blocks[tid].pending = 0;
   /* W5, W6.  relaxed: a hint for threads choosing a launch (see
-     wgd_unclaimed); the read-modify-write alone makes exactly one claim see
-     the count reach 0.  */
-  out->last
+     wgd_unclaimed); the read-modify-write alone makes exactly one flush
+     see the count reach 0.  */
+  bool last
       = atomic_fetch_sub_explicit (&l->unclaimed, n, memory_order_relaxed)
         == n;
   WGD_COUNT (l, WGD_OP_RMW_OK, tid);
+  return last;
+}
+
+/* Hands unit u, just removed from a word, to thread tid as claimed work.
+   now_empty: tid's own word is empty after that removal (or refill), so
+   tid flushes its pending count now (W5).  */
+static bool
+hand_out (wgd_launch *l, unsigned tid, uint32_t u, bool now_empty,
+          wgd_range *out, wgd_thread_stats *stats)
+{
+  out->begin = units_to_groups_begin (l, u);
+  out->end = units_to_groups_end (l, u + 1);
+  uint64_t n = out->end - out->begin;
+  WGD_YIELD (l, WGD_AFTER_REMOVE, tid);
+  l->blocks[tid].pending += n;
+  out->last = now_empty && flush (l, tid);
   if (stats)
     {
       stats->claims++;
@@ -284,8 +315,8 @@ hand_out (wgd_launch *l, unsigned tid, uint32_t ub, uint32_t ue,
   return true;
 }
 
-/* Claims from the front of thread tid's own block.  Returns false when it
-   is empty.  */
+/* Claims the front unit of thread tid's own block.  Returns false when
+   it is empty.  */
 static bool
 claim_own (wgd_launch *l, unsigned tid, wgd_range *out,
            wgd_thread_stats *stats)
@@ -299,17 +330,16 @@ claim_own (wgd_launch *l, unsigned tid, wgd_range *out,
       if (n == 0)
         return false; /* empty: only we may write it again (W2) */
       uint32_t b = word_begin (w);
-      uint32_t k = half_at_least_one (n);
       WGD_YIELD (l, WGD_AFTER_LOAD_OWN, tid);
-      /* unstarted/started/refilled -> started or empty, front half.  W3:
+      /* unstarted/started/refilled -> started or empty, front unit.  W3:
          begin grows; W4: succeeds only on the value read.  On failure w
          is the new value (a thief moved the end, or took the whole).  */
       bool ok = atomic_compare_exchange_weak_explicit (
-          word, &w, pack (b + k, word_end (w)), memory_order_relaxed,
+          word, &w, pack (b + 1, word_end (w)), memory_order_relaxed,
           memory_order_relaxed);
-      WGD_COUNT_CAS (l, ok, tid);
+      WGD_COUNT (l, ok ? WGD_OP_OWN_RMW : WGD_OP_RMW_FAIL, tid);
       if (ok)
-        return hand_out (l, tid, b, b + k, out, stats);
+        return hand_out (l, tid, b, n == 1, out, stats);
     }
 }
 
@@ -319,51 +349,15 @@ same_node (const wgd_launch *l, unsigned a, unsigned b)
   return l->node_of == NULL || l->node_of[a] == l->node_of[b];
 }
 
-/* Takes over, whole, an unstarted block of a thread on (local) or off
-   (!local) tid's node, nearest neighbour first, so that a thread that
-   arrives late finds its neighbours' work rather than everybody's.  */
+/* Looks at the blocks of the threads on (local) or off (!local) tid's
+   node, nearest neighbour first, one load each, and removes work from one
+   of them: an unstarted block whole (a takeover: the first one met, so
+   that a thread that arrives late finds its neighbours' work rather than
+   everybody's), or else the back half, rounded up, of the fullest block.
+   Fails when all those blocks are empty.  */
 static bool
-take_over (wgd_launch *l, unsigned tid, bool local, uint32_t *b, uint32_t *e,
-           unsigned *victim)
-{
-  const unsigned nt = l->num_threads;
-  for (unsigned i = 1; i < nt; ++i)
-    {
-      unsigned v = (tid + i) % nt;
-      uint64_t init = l->blocks[v].initial;
-      if (word_len (init) == 0 || same_node (l, tid, v) != local)
-        continue;
-      /* A load first: a word that left `initial` never returns to it
-         (W4), so a started block is skipped without a CAS, which would
-         fail anyway and take the owner's line away from it.  */
-      uint64_t w
-          = atomic_load_explicit (&l->blocks[v].word, memory_order_relaxed);
-      WGD_COUNT (l, WGD_OP_PEEK, tid);
-      if (w != init)
-        continue;
-      /* unstarted -> empty.  Succeeds only while the word still equals
-         `initial`, which by W4 means nobody claimed or stole from it: a
-         word never returns to `initial` once it left it.  */
-      bool ok = atomic_compare_exchange_strong_explicit (
-          &l->blocks[v].word, &w, pack (word_end (init), word_end (init)),
-          memory_order_relaxed, memory_order_relaxed);
-      WGD_COUNT_CAS (l, ok, tid);
-      if (ok)
-        {
-          *b = word_begin (init);
-          *e = word_end (init);
-          *victim = v;
-          return true;
-        }
-    }
-  return false;
-}
-
-/* Steals the back half (rounded up) of the fullest block of a thread on
-   (local) or off (!local) tid's node.  Fails when all those are empty.  */
-static bool
-steal_half (wgd_launch *l, unsigned tid, bool local, uint32_t *b, uint32_t *e,
-            unsigned *victim)
+take_from_others (wgd_launch *l, unsigned tid, bool local, uint32_t *b,
+                  uint32_t *e, unsigned *victim, bool *whole)
 {
   const unsigned nt = l->num_threads;
   for (;;)
@@ -376,10 +370,34 @@ steal_half (wgd_launch *l, unsigned tid, bool local, uint32_t *b, uint32_t *e,
           unsigned v = (tid + i) % nt;
           if (same_node (l, tid, v) != local)
             continue;
-          uint64_t w = atomic_load_explicit (&l->blocks[v].word,
-                                             memory_order_relaxed);
+          _Atomic uint64_t *word = &l->blocks[v].word;
+          uint64_t w = atomic_load_explicit (word, memory_order_relaxed);
           WGD_COUNT (l, WGD_OP_PEEK, tid);
           uint32_t n = word_len (w);
+          if (n == 0)
+            continue;
+          if (w == l->blocks[v].initial)
+            {
+              /* unstarted -> empty.  Succeeds only while the word still
+                 equals `initial`, which by W4 means nobody claimed or
+                 stole from it: a word never returns to `initial` once it
+                 left it.  So a started block is never CASed here, which
+                 would fail anyway and take the owner's line away.  */
+              bool ok = atomic_compare_exchange_strong_explicit (
+                  word, &w, pack (word_end (w), word_end (w)),
+                  memory_order_relaxed, memory_order_relaxed);
+              WGD_COUNT_CAS (l, ok, tid);
+              if (ok)
+                {
+                  *b = word_begin (w);
+                  *e = word_end (w);
+                  *victim = v;
+                  *whole = true;
+                  return true;
+                }
+              /* w is the word's new value: a candidate as any other.  */
+              n = word_len (w);
+            }
           if (n > best_n)
             {
               best = v;
@@ -405,6 +423,7 @@ steal_half (wgd_launch *l, unsigned tid, bool local, uint32_t *b, uint32_t *e,
           *b = end - k;
           *e = end;
           *victim = best;
+          *whole = false;
           return true;
         }
     }
@@ -412,8 +431,8 @@ steal_half (wgd_launch *l, unsigned tid, bool local, uint32_t *b, uint32_t *e,
 
 /* Thread tid's block is empty.  On its own node first, then on the others:
    take over an unstarted block whole, or else steal the back half of the
-   fullest block.  Runs half of what it got and keeps the rest as its own
-   block.  */
+   fullest block.  Runs the first unit of what it got and keeps the rest
+   as its own block, where others may steal it again.  */
 static bool
 steal (wgd_launch *l, unsigned tid, wgd_range *out, wgd_thread_stats *stats)
 {
@@ -421,23 +440,25 @@ steal (wgd_launch *l, unsigned tid, wgd_range *out, wgd_thread_stats *stats)
   unsigned victim = 0;
   bool whole = false, got = false;
 
-  for (int pass = 0; pass < 2 && !got; ++pass)
+  /* Nothing left anywhere (W5: 0 is exact): skip looking at every block,
+     which would cost a load of T - 1 lines each time a thread leaves.  */
+  bool left = wgd_unclaimed (l) > 0;
+  WGD_COUNT (l, WGD_OP_PEEK, tid);
+  for (int pass = 0; pass < 2 && left && !got; ++pass)
     {
       bool local = pass == 0;
       if (!local && l->node_of == NULL)
         break; /* one node: the first pass saw every block */
-      whole = take_over (l, tid, local, &got_b, &got_e, &victim);
-      got = whole || steal_half (l, tid, local, &got_b, &got_e, &victim);
+      got = take_from_others (l, tid, local, &got_b, &got_e, &victim, &whole);
     }
   if (!got)
     return false; /* every block looked empty: all handed out (W5 lag) */
 
-  uint32_t run = half_at_least_one (got_e - got_b);
   WGD_YIELD (l, WGD_AFTER_STEAL, tid);
-  /* empty -> refilled (or stays empty when we run all we got).  A plain
+  /* empty -> refilled (or stays empty when we got one unit).  A plain
      store is safe by W2: our word is empty and only we write it.  It
-     starts at got_b + run, past the front we run ourselves (W4).  */
-  atomic_store_explicit (&l->blocks[tid].word, pack (got_b + run, got_e),
+     starts at got_b + 1, past the front unit we run ourselves (W4).  */
+  atomic_store_explicit (&l->blocks[tid].word, pack (got_b + 1, got_e),
                          memory_order_relaxed);
   if (stats)
     {
@@ -448,17 +469,27 @@ steal (wgd_launch *l, unsigned tid, wgd_range *out, wgd_thread_stats *stats)
       if (!same_node (l, tid, victim))
         stats->remote++;
     }
-  return hand_out (l, tid, got_b, got_b + run, out, stats);
+  return hand_out (l, tid, got_b, got_e - got_b == 1, out, stats);
 }
 
 static bool
 claim_static (wgd_launch *l, unsigned tid, wgd_range *out,
               wgd_thread_stats *stats)
 {
+  out->last = false;
   if (tid >= l->num_threads)
     return false;
   if (claim_own (l, tid, out, stats))
     return true;
+  /* Our word is empty, maybe emptied by a thief after our last claim:
+     flush what we handed out before looking further (W5), so that a
+     false return leaves nothing pending.  If that took the count to 0,
+     nothing is left anywhere and this call is the last (W6).  */
+  if (flush (l, tid))
+    {
+      out->last = true;
+      return false;
+    }
   return l->steal && steal (l, tid, out, stats);
 }
 
@@ -470,6 +501,7 @@ claim_guided (wgd_launch *l, unsigned tid, wgd_range *out,
   /* relaxed: the unclaimed count is the whole state of the guided
      dispenser, and every claim is a CAS on it (W5, W6).  */
   uint64_t rem = atomic_load_explicit (&l->unclaimed, memory_order_relaxed);
+  out->last = false;
   for (;;)
     {
       if (rem == 0)

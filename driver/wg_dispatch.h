@@ -7,12 +7,15 @@
 
    static  One contiguous block of work-groups per thread, split by linear
            index as OpenMP's static schedule does (block sizes differ by at
-           most one).  A thread claims half of what is left of its own block
-           at a time.  A thread whose block is empty takes over, whole, the
-           block of a thread that has not started on it; otherwise it steals
-           the back half of the fullest block, runs half of what it stole and
-           makes the rest its own block, where it can be stolen again; it
-           looks on its own NUMA node first, then on the others.  All of it
+           most one).  A thread claims one work-group of its own block at a
+           time.  A thread whose block is empty takes over, whole, the block
+           of a thread that has not started on it; otherwise it steals the
+           back half of the fullest block, runs one work-group of what it
+           got and makes the rest its own block, where it can be stolen
+           again; it looks on its own NUMA node first, then on the others.
+           Nobody holds more than one work-group that others cannot take,
+           so a launch ends within sum / T + the dearest work-group of
+           list scheduling's ideal, whatever the costs.  All of it
            is lock-free: each block is one 64-bit word updated by CAS.  The
            protocol, its block-word states and its invariants (W1-W7) are
            stated once, at the top of wg_dispatch.c.
@@ -24,7 +27,10 @@
 
    Both keep the number of unclaimed work-groups in an atomic on its own
    cache line, so that threads looking for work can skip launches that have
-   nothing left without touching anything else.
+   nothing left without touching anything else.  Under static it is kept
+   lazily (a thread subtracts what it ran from its block when the block
+   runs dry), so it may stay above the truth a little longer; it is never
+   below it.
 
    Operations (who calls them, and when):
 
@@ -68,9 +74,10 @@ extern "C"
   {
     uint64_t begin;
     uint64_t end;
-    /* This claim took the last unclaimed work-groups of the launch: exactly
-       one claim per launch has it, so its thread can retire the launch from
-       wherever threads look for work.  */
+    /* After this call nothing of the launch is left to claim: exactly one
+       wgd_claim call per launch sets it, so that its thread can retire the
+       launch from wherever threads look for work.  That call may return
+       false (it handed out nothing): callers test `last` either way.  */
     bool last;
   } wgd_range;
 
@@ -93,13 +100,19 @@ extern "C"
     alignas (WGD_CACHELINE) _Atomic uint64_t word;
     /* The block as dealt; a word still equal to it has not been started.  */
     uint64_t initial;
+    /* Work-groups this thread handed out and has not yet subtracted from
+       `unclaimed` (W5 of wg_dispatch.c).  Only this block's owner thread
+       reads or writes it; it shares the word's line, which the owner's
+       claims write anyway.  */
+    uint64_t pending;
   } wgd_block;
 
   typedef struct
   {
-    /* Work-groups not yet handed out.  Never below the true number: claims
-       subtract after they succeed.  Read without locks by threads deciding
-       whether to join the launch at all.  */
+    /* Work-groups not yet handed out, plus, under static, those handed out
+       and still pending (W5 of wg_dispatch.c).  Never below the true
+       number: threads subtract after they hand out.  Read without locks by
+       threads deciding whether to join the launch at all.  */
     alignas (WGD_CACHELINE) _Atomic uint64_t unclaimed;
 
     /* Work-groups finished; the caller whose wgd_finish() brings it to
@@ -162,7 +175,8 @@ extern "C"
 
   /* Claims the next work-groups for thread tid (0 <= tid < num_threads).
      Returns false when every work-group has been handed out, as far as this
-     thread can see; the caller then leaves the launch.  stats may be NULL.  */
+     thread can see; the caller then leaves the launch.  Sets out->last on
+     every return (see wgd_range).  stats may be NULL.  */
   bool wgd_claim (wgd_launch *l, unsigned tid, wgd_range *out,
                   wgd_thread_stats *stats);
 
@@ -211,8 +225,9 @@ extern "C"
   typedef enum
   {
     WGD_AFTER_LOAD_OWN,    /* claim_own: read own word, before its CAS */
-    WGD_AFTER_REMOVE,      /* hand_out: removed work, before unclaimed -= n */
-    WGD_AFTER_PICK_VICTIM, /* steal_half: chose a victim, before its CAS */
+    WGD_AFTER_REMOVE,      /* hand_out: removed work, before accounting it */
+    WGD_AFTER_PICK_VICTIM, /* take_from_others: chose a block to steal
+                              from, before its CAS */
     WGD_AFTER_STEAL,       /* steal: took work, before refilling own word */
     WGD_AFTER_LOAD_GUIDED, /* claim_guided: read unclaimed, before its CAS */
     WGD_NUM_YIELD_POINTS
@@ -223,9 +238,13 @@ extern "C"
      many-thread simulator (tests/sim/) sums them per launch.  */
   typedef enum
   {
-    WGD_OP_RMW_OK,   /* a CAS or fetch-and-add that changed a word */
+    WGD_OP_RMW_OK,   /* a CAS or fetch-and-add that changed a word
+                        other threads also write */
     WGD_OP_RMW_FAIL, /* a CAS that failed */
-    WGD_OP_PEEK,     /* a load of another thread's block word */
+    WGD_OP_PEEK,     /* a load of another thread's block word, or of
+                        `unclaimed` */
+    WGD_OP_OWN_RMW,  /* a CAS that changed the thread's own block word,
+                        whose line other threads touch only to steal */
     WGD_NUM_OPS
   } wgd_op;
 

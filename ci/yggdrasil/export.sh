@@ -58,7 +58,7 @@ pthread: add pocl-steal's pthread device as lib/CL/devices/pthread-steal
 
 The cpu device's work-group scheduler from pocl-steal: each thread of the
 (sub)device gets one contiguous static block of work-groups and claims
-half of what is left of it at a time; a thread that runs out takes over a
+one work-group of it at a time; a thread that runs out takes over a
 block not yet started or steals the back half of another, so launches of
 the same size run the same work-groups on the same threads (NUMA
 first-touch placement works) while imbalance is still evened out.

@@ -12,12 +12,14 @@
      - every work-group is handed out exactly once and every launch
        finishes exactly once (one wgd_finish returns true);
      - the claimed ranges never overlap and the counters add up.
-     - exactly one claim is flagged as taking the last work-groups.
+     - exactly one wgd_claim call is flagged last.
    Static schedule only:
      - a launch whose thread L starts only after the launch has finished
        was finished by the others, who took L's block over whole;
-     - more than 2^32 work-groups (units of several groups) are covered
-       exactly once, checked by tiling the claimed ranges.
+     - launches in units of several work-groups (a cap on units, and
+       past 2^32 work-groups) are covered exactly once, checked by tiling
+       the claimed ranges; with the default cap past 2^32, grain 2 and the
+       mapping at both ends.
    Printed, not asserted: the fraction of a balanced launch that ran on
    its home threads with real threads started together (a benchmark
    figure: a descheduled thread lowers it, as it should).
@@ -110,8 +112,13 @@ spin_ns (unsigned ns)
 
 /* Injected preemption: at a protocol step, now and then, give the CPU
    away, so that other threads run between this thread's load and its CAS,
-   or its removal and its subtraction.  */
+   or its removal and its accounting.  At most YIELDS_PER_LAUNCH per thread
+   and launch: static claims one work-group at a time, and on a busy
+   machine every sched_yield may cost a whole time slice, so a launch of a
+   million work-groups would otherwise take minutes.  */
+#define YIELDS_PER_LAUNCH 400
 static _Thread_local uint32_t yield_rng;
+static _Thread_local unsigned yields_left;
 
 static void
 random_yield (wgd_launch *l, wgd_yield_point point, unsigned tid)
@@ -120,8 +127,11 @@ random_yield (wgd_launch *l, wgd_yield_point point, unsigned tid)
   (void)point;
   if (yield_rng == 0)
     yield_rng = tid * 2654435761u + 1;
-  if (xorshift (&yield_rng) % 8 == 0)
-    sched_yield ();
+  if (yields_left > 0 && xorshift (&yield_rng) % 8 == 0)
+    {
+      yields_left--;
+      sched_yield ();
+    }
 }
 
 static void *
@@ -132,6 +142,7 @@ worker (void *p)
   const run_config *cfg = s->cfg;
   uint32_t rng = cfg->seed * 7919u + a->tid * 104729u + 1;
 
+  yields_left = YIELDS_PER_LAUNCH;
   atomic_fetch_add (&s->started, 1);
   /* Yield while waiting: with more threads than cores, spinning would
      starve the threads not yet started.  */
@@ -142,8 +153,13 @@ worker (void *p)
 
   wgd_range r;
   uint64_t done = 0;
-  while (wgd_claim (s->launch, a->tid, &r, &a->stats))
+  for (;;)
     {
+      bool more = wgd_claim (s->launch, a->tid, &r, &a->stats);
+      /* `last` is set on every return, a false one included.  */
+      a->lasts += r.last;
+      if (!more)
+        break;
       CHECK (r.begin < r.end && r.end <= cfg->groups,
              "bad range [%" PRIu64 ", %" PRIu64 ") of %" PRIu64, r.begin,
              r.end, cfg->groups);
@@ -159,7 +175,6 @@ worker (void *p)
             spin_ns (xorshift (&rng) % 2000);
         }
       done += r.end - r.begin;
-      a->lasts += r.last;
     }
   a->ran = done;
   if (done > 0 && wgd_finish (s->launch, done))
@@ -231,7 +246,7 @@ run_one (const run_config *cfg)
       lasts += args[t].lasts;
     }
   CHECK (lasts == (cfg->groups > 0 ? 1u : 0u),
-         "%s T=%u G=%" PRIu64 ": %u claims took the last work-groups",
+         "%s T=%u G=%" PRIu64 ": %u calls flagged last",
          wgd_schedule_name (cfg->schedule), cfg->threads, cfg->groups, lasts);
   CHECK (bad == 0,
          "%s T=%u G=%" PRIu64 ": %" PRIu64
@@ -508,7 +523,7 @@ static_split (void)
     CHECK (wgd_home_thread (l, g) == home[g], "home of %u is %u, want %u", g,
            wgd_home_thread (l, g), home[g]);
   wgd_range r;
-  /* Thread 1 claims half of its 3 (one), then half of the 2 left.  */
+  /* Thread 1 claims its 3 one at a time, from the front.  */
   CHECK (wgd_claim (l, 1, &r, NULL) && r.begin == 3 && r.end == 4,
          "first claim of thread 1 is [%" PRIu64 ", %" PRIu64 ")", r.begin,
          r.end);
@@ -536,14 +551,14 @@ node_preference (void)
       wgd_thread_stats st;
       memset (&st, 0, sizeof (st));
       wgd_range r;
-      CHECK (wgd_claim (l, 1, &r, NULL) && r.begin == 100 && r.end == 150,
+      CHECK (wgd_claim (l, 1, &r, NULL) && r.begin == 100 && r.end == 101,
              "thread 1's first claim is [%" PRIu64 ", %" PRIu64 ")", r.begin,
              r.end);
       do
         CHECK (wgd_claim (l, 0, &r, &st), "thread 0 found nothing");
       while (r.end <= 100);
       if (with_nodes)
-        CHECK (r.begin >= 150 && r.end <= 200 && st.steals == 1
+        CHECK (r.begin >= 101 && r.end <= 200 && st.steals == 1
                    && st.takeovers == 0 && st.remote == 0,
                "with nodes, thread 0 took [%" PRIu64 ", %" PRIu64 ") (%" PRIu64
                " steals, %" PRIu64 " takeovers, %" PRIu64
@@ -561,6 +576,31 @@ node_preference (void)
     }
 }
 
+/* Past 2^32 work-groups with the default cap on units: grain 2.  Draining
+   it would take 2^31 claims, so only the mapping at its ends is checked
+   here; tiling() past 2^32 with a coarser grain checks the whole.  */
+static void
+huge_default_grain (void)
+{
+  const uint64_t G = (1ull << 32) + 12345;
+  const unsigned T = 16;
+  wgd_launch *l = new_launch (T);
+  wgd_launch_init (l, WGD_SCHED_STATIC, G, T, T);
+  CHECK (l->grain == 2 && l->num_units == G / 2 + 1,
+         "G=2^32+12345: grain %" PRIu64 ", %u units (want 2, %" PRIu64 ")",
+         l->grain, l->num_units, G / 2 + 1);
+  CHECK (wgd_home_thread (l, 0) == 0 && wgd_home_thread (l, G - 1) == T - 1,
+         "G=2^32+12345: homes of the first and last work-groups %u, %u",
+         wgd_home_thread (l, 0), wgd_home_thread (l, G - 1));
+  wgd_range r;
+  CHECK (wgd_claim (l, T - 1, &r, NULL) && r.end == r.begin + 2
+             && wgd_home_thread (l, r.begin) == T - 1
+             && wgd_home_thread (l, r.begin - 1) == T - 2,
+         "G=2^32+12345: thread %u's first claim [%" PRIu64 ", %" PRIu64 ")",
+         T - 1, r.begin, r.end);
+  free (l);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -572,7 +612,8 @@ main (int argc, char **argv)
   exactly_once_matrix (quick);
   static_locality ();
   static_late_thread ();
-  tiling (1000003, 7, 1000);                        /* grain > 1, small */
-  tiling ((1ull << 32) + 12345, 16, WGD_MAX_UNITS); /* past 2^32 */
+  tiling (1000003, 7, 1000);                 /* grain > 1, small */
+  tiling ((1ull << 32) + 12345, 16, 100000); /* past 2^32, grain 42950 */
+  huge_default_grain ();
   return check_finish ("dispatch");
 }

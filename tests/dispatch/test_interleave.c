@@ -63,12 +63,14 @@ claim (script *s, unsigned tid, wgd_range *r)
   wgd_range tmp;
   if (r == NULL)
     r = &tmp;
-  if (!wgd_claim (s->l, tid, r, &s->st[tid]))
+  bool found = wgd_claim (s->l, tid, r, &s->st[tid]);
+  /* `last` is set on every return, a false one included (wgd_range).  */
+  s->lasts += r->last;
+  if (!found)
     return false;
   for (uint64_t g = r->begin; g < r->end; ++g)
     s->seen[g]++;
   s->handed += r->end - r->begin;
-  s->lasts += r->last;
   return true;
 }
 
@@ -225,7 +227,7 @@ one_late (void)
 /* Only thread 0 ever claims (the others never get the CPU): it runs its
    own block, then takes over the others' blocks whole, nearest neighbour
    first, each at its front.  Exact: T - 1 takeovers, no steal, the first
-   range after its own block is the first half of block 1.  */
+   range after its own block is the first work-group of block 1.  */
 static void
 one_does_all (void)
 {
@@ -238,7 +240,7 @@ one_does_all (void)
       uint64_t own = 0;
       while (claim (&s, 0, &r) && r.end <= B)
         own += r.end - r.begin;
-      CHECK (own == B && r.begin == B && r.end == B + B / 2,
+      CHECK (own == B && r.begin == B && r.end == B + 1,
              "T=%u: after its block (%" PRIu64
              " groups) thread 0 went on with [%" PRIu64 ", %" PRIu64 ")",
              T, own, r.begin, r.end);
@@ -330,18 +332,21 @@ disarm (void)
 
 /* A thief between the owner's load and its CAS: the owner's CAS fails and
    it claims again from what the thief left.  T = 2, G = 16 (blocks of 8):
-   thread 0 claims [0, 4); thread 1 runs its block [8, 16).  Thread 0 then
-   reads [4, 8), and before its CAS thread 1 steals the back half [6, 8),
-   runs [6, 7) and keeps [7, 8).  Thread 0 then claims half of [4, 6):
-   [4, 5).  */
+   thread 0 claims [0, 1) to [3, 4); thread 1 runs its block [8, 16).
+   Thread 0 then reads [4, 8), and before its CAS thread 1 steals the back
+   half [6, 8), runs [6, 7) and keeps [7, 8).  Thread 0 then claims [4, 5)
+   and [5, 6); thread 1 claims [7, 8), the last (its flush takes the count
+   to 0).  */
 static void
 steal_before_owner_cas (void)
 {
   script s;
   script_open (&s, WGD_SCHED_STATIC, 2, 16);
   wgd_range r;
-  CHECK (claim (&s, 0, &r) && r.begin == 0 && r.end == 4,
-         "thread 0's first claim [%" PRIu64 ", %" PRIu64 ")", r.begin, r.end);
+  for (uint64_t g = 0; g < 4; ++g)
+    CHECK (claim (&s, 0, &r) && r.begin == g && r.end == g + 1,
+           "thread 0's claim %" PRIu64 " is [%" PRIu64 ", %" PRIu64 ")", g,
+           r.begin, r.end);
   drain_own (&s, 1);
   arm (&s, 0, WGD_AFTER_LOAD_OWN, 1);
   bool found = claim (&s, 0, &r);
@@ -356,31 +361,36 @@ steal_before_owner_cas (void)
          "owner's claim after the failed CAS is [%" PRIu64 ", %" PRIu64
          "), want [4, 5)",
          r.begin, r.end);
-  CHECK (claim (&s, 0, &r) && r.begin == 5 && r.end == 6,
+  CHECK (claim (&s, 0, &r) && r.begin == 5 && r.end == 6 && !r.last,
          "owner's next claim [%" PRIu64 ", %" PRIu64 "), want [5, 6)", r.begin,
          r.end);
-  CHECK (claim (&s, 1, &r) && r.begin == 7 && r.end == 8,
-         "thief's kept part [%" PRIu64 ", %" PRIu64 "), want [7, 8)", r.begin,
-         r.end);
+  CHECK (claim (&s, 1, &r) && r.begin == 7 && r.end == 8 && r.last,
+         "thief's kept part [%" PRIu64 ", %" PRIu64 ") last=%d, want [7, 8) "
+         "last",
+         r.begin, r.end, r.last);
   CHECK (!claim (&s, 0, NULL) && !claim (&s, 1, NULL), "work left over");
   CHECK (SUM (&s, home_groups) == 14, "home %" PRIu64 ", want 14",
          SUM (&s, home_groups));
   script_close (&s, "steal before the owner's CAS");
 }
 
-/* A thief takes the larger half of an odd remainder, runs half of it and
-   keeps the rest, which stays stealable.  T = 2, G = 10 (blocks of 5):
-   thread 0 claims [0, 2), leaving [2, 5); thread 1 runs [5, 10), then
+/* A thief takes the larger half of an odd remainder, runs its first
+   work-group and keeps the rest, which stays stealable; and the last call
+   of a launch may find nothing.  T = 2, G = 10 (blocks of 5): thread 0
+   claims [0, 1) and [1, 2), leaving [2, 5); thread 1 runs [5, 10), then
    steals [3, 5) and runs [3, 4).  Thread 0 claims [2, 3), finds its block
-   empty and steals [4, 5) back from thread 1.  */
+   empty and steals [4, 5) back from thread 1.  Thread 1 then finds its
+   word empty: its flush of [3, 4) takes the count to 0, so that call,
+   which hands out nothing, is the last (W6).  */
 static void
 odd_steal (void)
 {
   script s;
   script_open (&s, WGD_SCHED_STATIC, 2, 10);
   wgd_range r;
-  CHECK (claim (&s, 0, &r) && r.begin == 0 && r.end == 2,
-         "thread 0's first claim [%" PRIu64 ", %" PRIu64 ")", r.begin, r.end);
+  CHECK (claim (&s, 0, &r) && r.begin == 0 && r.end == 1 && claim (&s, 0, &r)
+             && r.begin == 1 && r.end == 2,
+         "thread 0's second claim [%" PRIu64 ", %" PRIu64 ")", r.begin, r.end);
   drain_own (&s, 1);
   CHECK (claim (&s, 1, &r) && r.begin == 3 && r.end == 4
              && s.st[1].steals == 1,
@@ -389,11 +399,18 @@ odd_steal (void)
   CHECK (claim (&s, 0, &r) && r.begin == 2 && r.end == 3,
          "owner's claim [%" PRIu64 ", %" PRIu64 "), want [2, 3)", r.begin,
          r.end);
-  CHECK (claim (&s, 0, &r) && r.begin == 4 && r.end == 5
-             && s.st[0].steals == 1,
+  CHECK (claim (&s, 0, &r) && r.begin == 4 && r.end == 5 && s.st[0].steals == 1
+             && !r.last,
          "owner stole back [%" PRIu64 ", %" PRIu64 "), want [4, 5)", r.begin,
          r.end);
-  CHECK (!claim (&s, 1, NULL) && !claim (&s, 0, NULL), "work left over");
+  CHECK (wgd_unclaimed (s.l) == 1,
+         "unclaimed %" PRIu64 ", want 1 (thread 1's [3, 4), pending)",
+         wgd_unclaimed (s.l));
+  CHECK (!claim (&s, 1, &r) && r.last && wgd_unclaimed (s.l) == 0,
+         "thread 1's empty-handed call: last=%d, unclaimed %" PRIu64
+         " (want last, 0)",
+         r.last, wgd_unclaimed (s.l));
+  CHECK (!claim (&s, 0, NULL), "work left over");
   script_close (&s, "odd steal");
 }
 
@@ -401,8 +418,8 @@ odd_steal (void)
    its block gone and takes over the next unstarted one.  T = 3, G = 30
    (blocks of 10): thread 2 runs its block; thread 0 reads its unstarted
    block, and before its CAS thread 2 takes it over whole (block 0 is its
-   nearest neighbour) and runs [0, 5).  Thread 0 then takes over block 1
-   and runs [10, 15).  */
+   nearest neighbour) and runs [0, 1).  Thread 0 then takes over block 1
+   and runs [10, 11).  */
 static void
 takeover_before_owner_cas (void)
 {
@@ -414,12 +431,12 @@ takeover_before_owner_cas (void)
   bool found = claim (&s, 0, &r);
   disarm ();
   CHECK (hook.then_found && hook.then_range.begin == 0
-             && hook.then_range.end == 5 && s.st[2].takeovers == 1,
+             && hook.then_range.end == 1 && s.st[2].takeovers == 1,
          "thread 2 took [%" PRIu64 ", %" PRIu64 ") (%" PRIu64
-         " takeovers), want [0, 5) by a takeover",
+         " takeovers), want [0, 1) by a takeover",
          hook.then_range.begin, hook.then_range.end, s.st[2].takeovers);
-  CHECK (found && r.begin == 10 && r.end == 15 && s.st[0].takeovers == 1,
-         "thread 0 went on with [%" PRIu64 ", %" PRIu64 "), want [10, 15)",
+  CHECK (found && r.begin == 10 && r.end == 11 && s.st[0].takeovers == 1,
+         "thread 0 went on with [%" PRIu64 ", %" PRIu64 "), want [10, 11)",
          r.begin, r.end);
   CHECK (!wgd_thread_has_work (s.l, 1), "thread 1's block was not taken");
   unsigned order[] = { 0, 1, 2 };
@@ -429,17 +446,21 @@ takeover_before_owner_cas (void)
   script_close (&s, "takeover before the owner's CAS");
 }
 
-/* W5's lag: between a claim's removal and its subtraction, another thread
-   finds every word empty while unclaimed is not 0, and gives up; the late
-   subtraction is still the one flagged last (W6).  */
+/* W5's lag: what a thread handed out stays counted until its word is
+   empty and it flushes.  T = 2, G = 4 (blocks of 2): thread 1 runs [2, 4)
+   and flushes 2; thread 0 claims [0, 1), then its last claim [1, 2) is
+   interrupted between the CAS that emptied its word and its flush.  Then
+   thread 1 finds every word empty while unclaimed is 2, and gives up; the
+   late flush is the one flagged last (W6).  */
 static void
 unclaimed_lag (void)
 {
   script s;
   script_open (&s, WGD_SCHED_STATIC, 2, 4);
-  /* Thread 1 runs [2, 4); thread 0 claims [0, 1); its last claim [1, 2)
-     is the one interrupted.  */
   drain_own (&s, 1);
+  CHECK (wgd_unclaimed (s.l) == 2,
+         "after thread 1's block: unclaimed %" PRIu64 ", want 2",
+         wgd_unclaimed (s.l));
   claim (&s, 0, NULL);
   arm (&s, 0, WGD_AFTER_REMOVE, 1);
   wgd_range r;
@@ -448,9 +469,9 @@ unclaimed_lag (void)
   CHECK (found && r.begin == 1 && r.end == 2 && r.last,
          "thread 0's last claim [%" PRIu64 ", %" PRIu64 ") last=%d", r.begin,
          r.end, r.last);
-  CHECK (hook.fired && !hook.then_found && hook.unclaimed_seen == 1,
+  CHECK (hook.fired && !hook.then_found && hook.unclaimed_seen == 2,
          "thread 1 during the lag: found=%d, unclaimed %" PRIu64
-         " (want nothing found, 1 unclaimed)",
+         " (want nothing found, 2 unclaimed)",
          hook.then_found, hook.unclaimed_seen);
   script_close (&s, "unclaimed lag");
 }
@@ -458,9 +479,12 @@ unclaimed_lag (void)
 /* A second thief while the first holds what it stole (between its CAS and
    its refill, W1): the second sees the first's word empty and steals from
    the victim's remainder instead.  T = 3, G = 24 (blocks of 8): threads 1
-   and 2 run their blocks; thread 0 claims [0, 4).  Thread 1 steals the
-   back half [6, 8) of [4, 8), and before it refills its word ([7, 8))
-   thread 2 steals from [4, 6): the back half [5, 6).  */
+   and 2 run their blocks; thread 0 claims [0, 1).  Thread 1 steals the
+   back half [4, 8) of [1, 8), and before it refills its word ([5, 8))
+   thread 2 steals from [1, 4): the back half [2, 4), and runs [2, 3).
+   Round-robin then: thread 0 runs [1, 2); thread 1 [5, 6); thread 2 [3,
+   4); thread 0 steals [7, 8) from thread 1's [6, 8); thread 1 runs
+   [6, 7).  */
 static void
 second_thief_during_refill (void)
 {
@@ -469,23 +493,25 @@ second_thief_during_refill (void)
   drain_own (&s, 1);
   drain_own (&s, 2);
   wgd_range r;
-  CHECK (claim (&s, 0, &r) && r.begin == 0 && r.end == 4,
+  CHECK (claim (&s, 0, &r) && r.begin == 0 && r.end == 1,
          "thread 0's first claim [%" PRIu64 ", %" PRIu64 ")", r.begin, r.end);
   arm (&s, 1, WGD_AFTER_STEAL, 2);
   bool found = claim (&s, 1, &r);
   disarm ();
-  CHECK (found && r.begin == 6 && r.end == 7,
-         "first thief ran [%" PRIu64 ", %" PRIu64 "), want [6, 7)", r.begin,
+  CHECK (found && r.begin == 4 && r.end == 5,
+         "first thief ran [%" PRIu64 ", %" PRIu64 "), want [4, 5)", r.begin,
          r.end);
-  CHECK (hook.then_found && hook.then_range.begin == 5
-             && hook.then_range.end == 6,
-         "second thief ran [%" PRIu64 ", %" PRIu64 "), want [5, 6)",
+  CHECK (hook.then_found && hook.then_range.begin == 2
+             && hook.then_range.end == 3,
+         "second thief ran [%" PRIu64 ", %" PRIu64 "), want [2, 3)",
          hook.then_range.begin, hook.then_range.end);
   unsigned order[] = { 0, 1, 2 };
   run_rounds (&s, order, 3);
-  CHECK (SUM (&s, steals) == 2 && SUM (&s, takeovers) == 0,
-         "%" PRIu64 " steals, %" PRIu64 " takeovers; want 2 and 0",
-         SUM (&s, steals), SUM (&s, takeovers));
+  CHECK (SUM (&s, steals) == 3 && SUM (&s, takeovers) == 0
+             && s.st[0].steals == 1,
+         "%" PRIu64 " steals (%" PRIu64 " by thread 0), %" PRIu64
+         " takeovers; want 3 (1) and 0",
+         SUM (&s, steals), s.st[0].steals, SUM (&s, takeovers));
   script_close (&s, "second thief during a refill");
 }
 

@@ -77,8 +77,8 @@
      work-group per claim, from the claimer's own block, else (with
      stealing) from the next non-empty block, in one step; the
      subtraction from `unclaimed` is a later step, so the count lags as
-     in hand_out (W5), which is what makes fruitless joins and gave_up_seq
-     matter.  Blocks only shrink: only a busy owner refills its own word,
+     wg_dispatch.c's flushes make it lag (W5, where it lags longer), which
+     is what makes fruitless joins and gave_up_seq matter.  Blocks only shrink: only a busy owner refills its own word,
      so the blocks of idle workers do;
    - commands are all for the one device, and there is one launch (so
      gave_up_seq is a flag).

@@ -1,7 +1,7 @@
 /* wg_dispatch.pml - Spin model of the static schedule's claim/steal
-   protocol of driver/wg_dispatch.c (claim_own, take_over, steal_half,
-   steal, hand_out, wgd_finish), as pt_launch_participate and find_launch
-   drive it.  W1..W7 are the invariants stated at the top of
+   protocol of driver/wg_dispatch.c (claim_static, claim_own,
+   take_from_others, steal, hand_out, flush, wgd_finish), as
+   pt_launch_participate and find_launch drive it.  W1..W7 are the invariants stated at the top of
    wg_dispatch.c.
 
    Granularity: every load of a block word, every CAS, the refill store
@@ -12,31 +12,34 @@
    work-group.
 
    Configuration (-D): NT threads (2, 3); G work-groups (0..6 with 3
-   threads, 0..16 with 2: blocks of 4 or more units are needed for a
-   thief's stale read to span two claims of the owner); NODES NUMA nodes
+   threads, 0..16 with 2: blocks of 3 or more units are needed for a
+   thief's stale read to span two claims of the owner, and refilled words
+   of 2 or more for steals from thieves); NODES NUMA nodes
    (1, or 2: thread t on node t * NODES / NT, so with 3 threads 0 and 1
    share node 0); LAUNCHER, the thread that prepared the launch (0).
 
    Checked (tests/model/run_spin.sh), for every interleaving:
-   - W1 (conservation): at every step that changes a word, a thread's
-     hands or `unclaimed`, unclaimed == units in all words + units that
-     threads removed from a word and have not handed out yet.  Hence W5:
+   - W1 and W5 (conservation): at every step that changes a word, a
+     thread's hands, a pending count or `unclaimed`, unclaimed == units in
+     all words + units that threads removed from a word and have not
+     handed out or stored yet + every thread's pending count.  Hence
      `unclaimed` is never below what is left, and reading 0 means nothing
-     is left, which find_launch's skip relies on;
-   - `unclaimed` never underflows (hand_out's fetch_sub), and is 0 at the
-     end;
-   - W6: exactly one claim is flagged `last` (its fetch_sub took the
-     count to 0), and when it is every word is empty and nobody holds
-     work;
+     is left, which find_launch's skip and steal()'s early exit rely on;
+   - `unclaimed` never underflows (flush's fetch_sub), and is 0 at the
+     end; a thread that leaves has nothing pending;
+   - W6: exactly one call is flagged `last` (its flush took the count to
+     0), whether it handed out a unit or found its word emptied by a
+     thief, and when it is every word is empty, nobody holds work and
+     nothing is pending;
    - no work-group is run twice (checked as it runs), and at the end every
      work-group ran once;
    - W7: `finished` never exceeds G and ends at G, and exactly one
      wgd_finish call sees it reach G, when every work-group has run;
    - the launch is retired (taken out of the list) exactly once, by the
      `last` claimer;
-   - with NODES = 2, steal()'s two passes are followed: take_over, then
-     steal_half, among the thief's own node's threads, and only when
-     both find nothing, the same among the other nodes' threads;
+   - with NODES = 2, steal()'s two passes are followed: take_from_others
+     among the thief's own node's threads, and only when it finds
+     nothing, among the other nodes' threads;
    - no invalid end state, and no cycle without progress (pan -l): every
      run terminates, whatever the scheduling.
 
@@ -46,7 +49,7 @@
    (find_launch with its skip).  A thread that left after running
    work-groups may join again under the same condition, and calls
    wgd_finish once per join; one that joined in vain does not join again
-   (gave_up_seq).  The last claimer retires the launch in a step of its
+   (gave_up_seq).  The `last` caller retires the launch in a step of its
    own (retire_launch), so late joiners can come in between.  So
    completion is checked not to depend on helpers: the launcher alone
    takes over or steals whatever is left.
@@ -68,6 +71,8 @@
      `steal` switch off (owners only claim their own words: nothing
      interleaves), wgd_thread_has_work, launch reference counts, and who
      wakes whom (tests/model/pool_wake.pml);
+   - a flush with nothing pending: the code skips its read-modify-write,
+     the model takes a step that changes nothing;
    - sizes beyond the configurations above.
 
    Build: spin -a -DNT=3 -DG=6 [-DNODES=2] [-DLAUNCHER=2] wg_dispatch.pml
@@ -104,29 +109,52 @@ byte ran[G + 1]; /* + 1: Spin has no empty arrays */
 
 byte unclaimed = G;
 bit linked = 1;  /* the launch is in the pool's list */
-byte lasts;      /* claims flagged last */
+byte lasts;      /* calls flagged last */
 byte finished;
 byte finishers;  /* wgd_finish calls that returned true */
 
-/* Ghost: units thread t removed from a word and has not handed out yet. */
+/* Each thread's `pending`: handed out, not yet subtracted (W5).  */
+byte pending[NT];
+/* Ghost: units thread t removed from a word and has not handed out or
+   stored into its own word yet (a thief between its CAS and its
+   refill). */
 byte held[NT];
 /* Scratch for loops in d_step; hidden: not part of the state.  Only in
    d_step: inside an atomic sequence pan backtracks through intermediate
    states, where a hidden variable would keep a later value.  */
 hidden byte x;
 
-/* Units in words and in hands, all threads (NT <= 3).  */
+/* Units in words and in hands, and pending counts, all threads
+   (NT <= 3).  */
 #define LEN(t) (we[t] > wb[t] -> we[t] - wb[t] : 0)
 #if NT == 2
 #define LEFT (LEN (0) + LEN (1) + held[0] + held[1])
+#define PENDING (pending[0] + pending[1])
 #elif NT == 3
 #define LEFT (LEN (0) + LEN (1) + LEN (2) + held[0] + held[1] + held[2])
+#define PENDING (pending[0] + pending[1] + pending[2])
 #else
 #error "NT is 2 or 3"
 #endif
 
-/* W1: unclaimed == words + hands; at every step that changes either.  */
-#define check_conservation() assert (unclaimed == LEFT)
+/* W1 and W5: unclaimed == words + hands + pending; at every step that
+   changes any of them.  */
+#define check_conservation() assert (unclaimed == LEFT + PENDING)
+
+/* flush (): subtract our pending count; `last` if that took the count to
+   0 (W6), and then nothing is left anywhere.  One step: the fetch_sub. */
+#define flush()                                                             \
+  atomic {                                                                  \
+    assert (unclaimed >= pending[tid]);                                     \
+    last = (pending[tid] > 0 && unclaimed == pending[tid]);                 \
+    unclaimed = unclaimed - pending[tid];                                   \
+    pending[tid] = 0;                                                       \
+    check_conservation ();                                                  \
+    if                                                                      \
+    :: last -> lasts++; assert (lasts == 1 && LEFT == 0 && PENDING == 0)    \
+    :: else -> skip                                                         \
+    fi                                                                      \
+  }
 
 /* Locals are zeroed as soon as they are dead, so that states differing
    only in stale values are one state.  `goto` out of an atomic sequence
@@ -134,7 +162,7 @@ hidden byte x;
 proctype worker (byte tid)
 {
   byte b, e, k, i, v, best, bb, be, gb, ge, done;
-  bit last, pass;
+  bit last, pass, dry;
 
   if
   :: tid == LAUNCHER -> goto claim
@@ -148,61 +176,51 @@ join:
   fi;
 
 claim:
-  /* claim_own: load our word, aim at half of it, at least one */
+  /* claim_own: load our word */
   atomic {
     b = wb[tid]; e = we[tid];
     if
-    :: e > b -> k = (e - b > 1 -> (e - b) / 2 : 1)
-    :: else -> b = 0; e = 0; goto take_over
+    :: e > b -> skip
+    :: else -> b = 0; e = 0; goto own_empty
     fi
   };
-  /* its CAS: the front k */
+  /* its CAS: the front unit; `dry` if that emptied the word */
   atomic {
     if
     :: (wb[tid] == b && we[tid] == e) ->
-       wb[tid] = b + k; held[tid] = k;
-       gb = b; ge = b + k;
-       b = 0; e = 0; k = 0;
+       wb[tid] = b + 1; pending[tid] = pending[tid] + 1;
+       gb = b; ge = b + 1; dry = (e - b == 1);
+       b = 0; e = 0;
        check_conservation ()
-    :: else -> b = 0; e = 0; k = 0; goto claim
+    :: else -> b = 0; e = 0; goto claim
     fi
   };
   goto claimed;
 
-  /* steal: pass 0 on our node, pass 1 (NODES > 1 only) on the others */
-take_over:
-  /* take over an unstarted block whole, nearest neighbour first; its
-     CAS expects the block as dealt.  The code loads the word first and
-     skips it unless it equals the block as dealt: by W4 a word never
-     returns to that value, so the skip happens exactly where this CAS
-     would fail, and the model keeps the CAS alone (fewer states, the
-     same outcomes). */
-  i = 1;
-  do
-  :: i < NT ->
-     v = (tid + i) % NT;
-     if
-     :: (IE (v) > IB (v) && IN_PASS (tid, v, pass)) ->
-        atomic {
-          if
-          :: (wb[v] == IB (v) && we[v] == IE (v)) ->
-             wb[v] = IE (v); held[tid] = IE (v) - IB (v);
-             gb = IB (v); ge = IE (v);
-             i = 0; v = 0;
-             check_conservation ();
-             goto got
-          :: else -> skip
-          fi
-        }
-     :: else -> skip
-     fi;
-     i++
-  :: else -> i = 0; v = 0; break
-  od;
+own_empty:
+  /* claim_static: our word is empty; flush before looking further.  A
+     flush that takes the count to 0 makes this empty-handed call the
+     last one. */
+  flush ();
+  if
+  :: last -> goto retire_and_leave
+  :: else -> skip
+  fi;
+  /* steal: nothing left anywhere (unclaimed 0: exact by W5)? */
+  if
+  :: (unclaimed == 0) -> goto leave
+  :: else -> skip
+  fi;
 
-steal_half:
-  /* the back half (rounded up) of the fullest block of this pass: one
-     load per block, then a CAS on the best value seen */
+  /* take_from_others: pass 0 on our node, pass 1 (NODES > 1 only) on
+     the others.  One step per block, nearest neighbour first: an
+     unstarted block is taken over whole at once; otherwise the fullest
+     is remembered.  The code loads the word, and CASes it only if it
+     equals the block as dealt (`initial`), using the CAS's fresh value
+     as the candidate if that fails; by W4 a word never returns to
+     `initial`, so load and CAS folded into one step have the same
+     outcomes. */
+scan:
   best = NT; i = 1;
   do
   :: i < NT ->
@@ -211,6 +229,13 @@ steal_half:
         atomic {
           v = (tid + i) % NT;
           if
+          :: (IE (v) > IB (v) && wb[v] == IB (v) && we[v] == IE (v)) ->
+             /* unstarted -> empty: a takeover */
+             wb[v] = IE (v); held[tid] = IE (v) - IB (v);
+             gb = IB (v); ge = IE (v);
+             i = 0; v = 0; best = 0; bb = 0; be = 0;
+             check_conservation ();
+             goto got
           :: (we[v] > wb[v]
               && we[v] - wb[v] > (best == NT -> 0 : be - bb)) ->
              best = v; bb = wb[v]; be = we[v]
@@ -227,11 +252,12 @@ steal_half:
   :: best == NT ->
      /* every block of this pass looked empty */
      if
-     :: (pass == 0 && NODES > 1) -> pass = 1; best = 0; goto take_over
+     :: (pass == 0 && NODES > 1) -> pass = 1; best = 0; goto scan
      :: else -> pass = 0; best = 0; goto leave
      fi
   :: else -> skip
   fi;
+  /* steal the back half, rounded up, of the fullest block seen */
   atomic {
     k = (be - bb) - (be - bb) / 2;
     if
@@ -242,40 +268,29 @@ steal_half:
        check_conservation ()
     :: else ->
        /* changed since we read it: look again */
-       k = 0; best = 0; bb = 0; be = 0; goto steal_half
+       k = 0; best = 0; bb = 0; be = 0; goto scan
     fi
   };
 
 got:
-  /* run half (at least one) of what we got, refill our empty word with
+  /* hand out the first unit of what we got, refill our empty word with
      the rest (W2: only we write it) */
   atomic {
-    k = (ge - gb > 1 -> (ge - gb) / 2 : 1);
-    wb[tid] = gb + k; we[tid] = ge;
-    held[tid] = k;
-    ge = gb + k;
-    k = 0;
+    wb[tid] = gb + 1; we[tid] = ge;
+    held[tid] = 0;
+    pending[tid] = pending[tid] + 1;
+    dry = (ge - gb == 1);
+    ge = gb + 1;
     pass = 0;
     check_conservation ()
   };
 
 claimed:
-  /* hand_out: units [gb, ge) leave our hands; the fetch_sub makes
-     exactly one claim see the count reach 0 (W5, W6) */
-  atomic {
-    assert (unclaimed >= ge - gb && held[tid] == ge - gb);
-    last = (unclaimed == ge - gb);
-    unclaimed = unclaimed - (ge - gb);
-    held[tid] = 0;
-    check_conservation ();
-    if
-    :: last ->
-       /* every word empty, nothing in anybody's hands */
-       lasts++;
-       assert (lasts == 1 && LEFT == 0)
-    :: else -> skip
-    fi
-  };
+  /* hand_out: a word we emptied ourselves is flushed at once */
+  if
+  :: dry -> dry = 0; flush ()
+  :: else -> skip
+  fi;
   if
   :: last ->
      /* retire_launch: out of the pool's list, in a step of its own */
@@ -301,7 +316,12 @@ progress:
   od;
   goto claim;
 
+retire_and_leave:
+  atomic { linked = 0; last = 0 };
+
 leave:
+  /* every false return has flushed (W5) */
+  assert (pending[tid] == 0);
   /* wgd_finish, once per join that ran something; a join that found
      nothing neither finishes nor joins again (gave_up_seq) */
   if

@@ -107,8 +107,8 @@ count_op (wgd_launch *l, wgd_op op, unsigned tid)
    its front; a thread whose block is empty looks for a victim from the one
    it stole from last, and takes a quarter of the victim's chunks from the
    back (one chunk when 7 or fewer are left), which become its own block.
-   Every claim is one RMW on a shared line (libomp's CAS of the pair), every
-   look at a victim one peek.  */
+   Every claim is one RMW on the thread's own pair (libomp's CAS of it),
+   every steal one RMW on the victim's, every look at a victim one peek.  */
 typedef struct
 {
   uint64_t begin, end; /* chunk indices */
@@ -144,6 +144,7 @@ omp_claim (omp_state *s, unsigned tid, wgd_range *out, sim_result *res,
 {
   omp_thread *me = &s->t[tid];
   *stole = false;
+  out->last = false;
   if (me->begin >= me->end)
     {
       unsigned v = me->last_victim;
@@ -172,12 +173,11 @@ omp_claim (omp_state *s, unsigned tid, wgd_range *out, sim_result *res,
       if (!*stole)
         return false;
     }
-  res->ops[WGD_OP_RMW_OK]++;
+  res->ops[WGD_OP_OWN_RMW]++;
   uint64_t c = me->begin++;
   out->begin = c * s->chunk;
   out->end
       = out->begin + s->chunk < s->groups ? out->begin + s->chunk : s->groups;
-  out->last = false;
   return true;
 }
 
@@ -289,13 +289,13 @@ sim_run (const sim_config *c, sim_result *r)
         ok = omp_claim (omp, t, &got, r, &stole);
       else
         ok = wgd_claim (l, t, &got, &st[t]);
+      r->lasts += got.last; /* set on every return, true or false */
       if (!ok)
         {
           active[t] = false;
           continue;
         }
       r->claims++;
-      r->lasts += got.last;
       if (stole)
         r->steals++;
       uint64_t work = c->claim_cost;
@@ -343,9 +343,8 @@ sim_ideal (const sim_result *r, unsigned threads)
 }
 
 uint64_t
-sim_graham_bound (const sim_result *r, unsigned threads, uint64_t claim_cost,
-                  uint64_t claims_per_thread)
+sim_graham_bound (const sim_result *r, unsigned threads, uint64_t claim_cost)
 {
-  return (r->sum_cost + threads - 1) / threads + r->max_cost
-         + claim_cost * claims_per_thread;
+  uint64_t work = r->sum_cost + r->claims * claim_cost;
+  return (work + threads - 1) / threads + r->max_cost + claim_cost;
 }

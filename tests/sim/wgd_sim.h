@@ -94,10 +94,15 @@ void sim_costs (sim_profile p, unsigned threads, uint64_t groups,
 /* Runs one launch.  r->runner must hold c->groups entries (or be NULL).  */
 void sim_run (const sim_config *c, sim_result *r);
 
-/* Graham's bound for list scheduling: sum / T (rounded up) + max, plus
-   `claims_per_thread` claims' cost of dispatch overhead.  */
+/* Graham's bound for list scheduling, with the dispatch overhead counted
+   as work: (sum + claims * claim_cost) / T, rounded up, + the dearest
+   work-group + one claim.  A schedule in which no thread leaves while
+   anything is unclaimed, and no thread holds more than one work-group
+   that others cannot take, ends within it: when the first thread leaves,
+   every thread was busy until then, and each has at most one work-group
+   (and its claim) still to run.  */
 uint64_t sim_graham_bound (const sim_result *r, unsigned threads,
-                           uint64_t claim_cost, uint64_t claims_per_thread);
+                           uint64_t claim_cost);
 
 /* The ideal makespan, sum / T rounded up (never below the dearest
    group).  */
