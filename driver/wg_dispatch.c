@@ -103,21 +103,17 @@ _Static_assert (ATOMIC_LLONG_LOCK_FREE == 2,
 
 #ifdef WGD_TEST_HOOKS
 void (*wgd_yield_hook) (wgd_launch *l, wgd_yield_point point, unsigned tid);
-#define WGD_YIELD(l, point, tid)                                              \
-  do                                                                          \
-    {                                                                         \
-      if (wgd_yield_hook != NULL)                                             \
-        wgd_yield_hook ((l), (point), (tid));                                 \
-    }                                                                         \
-  while (0)
 void (*wgd_count_hook) (wgd_launch *l, wgd_op op, unsigned tid);
-#define WGD_COUNT(l, op, tid)                                                 \
+/* Calls a test hook if one is set.  */
+#define WGD_CALL_HOOK(hook, l, what, tid)                                     \
   do                                                                          \
     {                                                                         \
-      if (wgd_count_hook != NULL)                                             \
-        wgd_count_hook ((l), (op), (tid));                                    \
+      if ((hook) != NULL)                                                     \
+        (hook) ((l), (what), (tid));                                          \
     }                                                                         \
   while (0)
+#define WGD_YIELD(l, point, tid) WGD_CALL_HOOK (wgd_yield_hook, l, point, tid)
+#define WGD_COUNT(l, op, tid) WGD_CALL_HOOK (wgd_count_hook, l, op, tid)
 #else
 #define WGD_YIELD(l, point, tid) ((void)0)
 #define WGD_COUNT(l, op, tid) ((void)0)
