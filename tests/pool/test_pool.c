@@ -1,0 +1,427 @@
+/* test_pool.c - the real pool (driver/pthread_pool.c) with PoCL mocked out
+   (stub/), driven from one thread: each test sets the idle flags of the
+   workers under the pool lock as the workers would (pt_pool_wait sets
+   `spinning` or `sleeping` after a search that found nothing, P1 of
+   pthread_pool.c), calls the pool's functions and inspects the flags and
+   the queue.  A worker is "marked woken" when its `sleeping` flag was
+   cleared (P3); that is what a waker does, so counting cleared flags
+   counts wake-ups exactly, with no thread running.
+
+   These tests reproduce wake-up defects of today's pool (issue 12) and
+   fail until they are fixed (ctest label `pool-bugs`):
+
+   spinner_push     A spinning worker swallows command wake-ups: 4 workers
+                    of one device, worker 1 spinning, 0, 2 and 3 sleeping;
+                    k independent commands pushed.  At most one of them may
+                    be left to the spinner, so at least min (k - 1, 3)
+                    sleepers must be marked woken.
+   spinner_helpers  The same in pt_pool_wake_helpers: a static launch over
+                    8 threads (64 work-groups: 8 each, so every helper has
+                    work), worker 0 its joiner, worker 1 spinning, 2 to 7
+                    sleeping.  After c calls (fan-out 2 each) the spinner
+                    may stand for at most one wake-up, so at least
+                    min (2 c - 1, 6) sleepers must be marked woken.  With
+                    4 threads the defect does not show: 2 sleepers are
+                    woken by 2 calls either way.
+   woken_for_other  A worker woken for a sub-device's command takes an
+                    older command of another device, and nobody is woken
+                    for the one it was woken for.  4 workers, 0 busy, 1 to
+                    3 sleeping; a root-device command A, then a command B
+                    of the sub-device {2, 3}.  The worker of {2, 3} marked
+                    woken runs pt_pool_wait: it must take B, or, if it
+                    takes A, the other worker of {2, 3} must be marked
+                    woken, because B waits in the queue.
+   work_seq_scope   A push for sub-device {0, 1} changes what idle workers
+                    of {2, 3} watch while they spin, so they search in vain
+                    and spin anew.  WATCHED below is what a worker watches.
+   helpers_scan     pt_pool_wake_helpers inspects every worker of the
+                    launch: at T = 256, a static launch of 64 work-groups
+                    (threads 0 to 63 own one each), its threads 1 to 63 on
+                    their way in, 64 to 255 idle (sleeping; again
+                    spinning).  One call must inspect O(1) workers (at most
+                    16, counted as calls of wgd_thread_has_work through the
+                    linker's --wrap); nobody has to be woken.  Inspections
+                    that only read a flag cannot be counted this way.
+
+   `test_pool NAME` runs one test, `test_pool` all; an alarm turns a hang
+   (a pt_pool_wait that finds nothing and sleeps) into a failure.
+
+   Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
+
+#define _GNU_SOURCE
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../check.h"
+#include "pocl_util.h"
+#include "pthread_pool.h"
+
+/* What worker `index` watches while it spins: today the pool-wide
+   work_seq, read by pt_pool_wait before pt_spin_until_changed.  A fix
+   that gives devices or workers counters of their own redefines this.  */
+#define WATCHED(p, index)                                                     \
+  ((void)(index), atomic_load_explicit (&(p)->work_seq, memory_order_relaxed))
+
+/* Calls of wgd_thread_has_work from the pool (the test calls the real one
+   directly, uncounted).  */
+static unsigned has_work_calls;
+
+bool __real_wgd_thread_has_work (const wgd_launch *l, unsigned tid);
+
+bool
+__wrap_wgd_thread_has_work (const wgd_launch *l, unsigned tid)
+{
+  ++has_work_calls;
+  return __real_wgd_thread_has_work (l, tid);
+}
+
+/* The root device (every pool thread) and two halves of 4 threads.  */
+static struct _cl_device_id root = { NULL, 0, 0 };
+static struct _cl_device_id sub01 = { &root, 0, 2 };
+static struct _cl_device_id sub23 = { &root, 2, 2 };
+
+static void
+pool_init (pt_pool *p, unsigned threads)
+{
+  /* No spinning: a pt_pool_wait that finds nothing sleeps (and the alarm
+     fails the test) instead of spinning for real.  */
+  if (pt_pool_init (p, threads, 0, false, true) != CL_SUCCESS)
+    {
+      fprintf (stderr, "pt_pool_init failed\n");
+      exit (2);
+    }
+}
+
+/* Worker i goes idle as pt_pool_wait would after finding nothing.  */
+static void
+set_idle (pt_pool *p, unsigned i, bool spinning, bool sleeping)
+{
+  pthread_mutex_lock (&p->lock);
+  p->idle[i].spinning = spinning;
+  p->idle[i].sleeping = sleeping;
+  pthread_mutex_unlock (&p->lock);
+}
+
+static bool
+is_sleeping (pt_pool *p, unsigned i)
+{
+  pthread_mutex_lock (&p->lock);
+  bool s = p->idle[i].sleeping;
+  pthread_mutex_unlock (&p->lock);
+  return s;
+}
+
+/* How many of workers [first, first + n) are no longer sleeping: with
+   every one of them set sleeping before, those marked woken.  */
+static unsigned
+count_woken (pt_pool *p, unsigned first, unsigned n)
+{
+  unsigned k = 0;
+  for (unsigned i = first; i < first + n; ++i)
+    k += !is_sleeping (p, i);
+  return k;
+}
+
+static unsigned
+queue_length (pt_pool *p)
+{
+  unsigned n = 0;
+  pthread_mutex_lock (&p->lock);
+  for (_cl_command_node *c = p->commands; c != NULL; c = c->next)
+    ++n;
+  pthread_mutex_unlock (&p->lock);
+  return n;
+}
+
+/* A launch over threads [first, first + n) with `groups` work-groups
+   under the static schedule, pushed; the caller frees ->dispatch.  */
+static void
+launch_init (pt_pool *p, pt_pool_launch *l, unsigned first, unsigned n,
+             uint64_t groups)
+{
+  memset (l, 0, sizeof (*l));
+  l->dispatch = pocl_aligned_malloc (WGD_CACHELINE, wgd_launch_size (n));
+  if (l->dispatch == NULL)
+    exit (2);
+  wgd_launch_init (l->dispatch, WGD_SCHED_STATIC, groups, n, p->num_threads);
+  l->first_thread = first;
+  l->num_threads = n;
+  pt_pool_push_launch (p, l);
+}
+
+static void
+launch_destroy (pt_pool *p, pt_pool_launch *l)
+{
+  pt_pool_unlink_launch (p, l);
+  pocl_aligned_free (l->dispatch);
+}
+
+/* Bug 1: k pushes with worker 1 spinning and 0, 2, 3 sleeping.  */
+static void
+spinner_push_k (unsigned k)
+{
+  pt_pool p;
+  _cl_command_node cmd[4];
+  pool_init (&p, 4);
+  set_idle (&p, 0, false, true);
+  set_idle (&p, 1, true, false);
+  set_idle (&p, 2, false, true);
+  set_idle (&p, 3, false, true);
+  for (unsigned i = 0; i < k; ++i)
+    {
+      memset (&cmd[i], 0, sizeof (cmd[i]));
+      cmd[i].device = &root;
+      pt_pool_push_command (&p, &cmd[i]);
+    }
+  CHECK (queue_length (&p) == k, "%u commands queued, %u pushed",
+         queue_length (&p), k);
+  unsigned woken = !is_sleeping (&p, 0) + count_woken (&p, 2, 2);
+  unsigned want = k - 1 < 3 ? k - 1 : 3;
+  CHECK (woken >= want,
+         "%u pushes with worker 1 spinning marked %u of the 3 sleepers "
+         "woken; at most one push may be left to the spinner, so at least "
+         "%u must be",
+         k, woken, want);
+  pt_pool_destroy (&p);
+}
+
+static void
+test_spinner_push (void)
+{
+  spinner_push_k (2);
+  spinner_push_k (4);
+}
+
+/* Bug 1, the launch side.  */
+static void
+test_spinner_helpers (void)
+{
+  enum
+  {
+    T = 8,
+    CALLS = 3
+  };
+  pt_pool p;
+  pt_pool_launch l;
+  pool_init (&p, T);
+  launch_init (&p, &l, 0, T, 64);
+  for (unsigned i = 0; i < T; ++i)
+    CHECK (__real_wgd_thread_has_work (l.dispatch, i),
+           "thread %u of 8 has no block of the 64 work-groups", i);
+  /* Worker 0 prepared the launch and joined it; 1 spins, 2 to 7 sleep.  */
+  set_idle (&p, 1, true, false);
+  for (unsigned i = 2; i < T; ++i)
+    set_idle (&p, i, false, true);
+  for (unsigned c = 1; c <= CALLS; ++c)
+    {
+      /* By the joiners before (0, then those woken), each of which found
+         work with work-groups left; the spinner has not run yet.  */
+      pt_pool_wake_helpers (&p, &l, PT_WAKE_FAN_OUT);
+      unsigned woken = count_woken (&p, 2, T - 2);
+      unsigned want = 2 * c - 1 < T - 2 ? 2 * c - 1 : T - 2;
+      CHECK (woken >= want,
+             "after %u pt_pool_wake_helpers calls (fan-out %d) with worker "
+             "1 spinning, %u of the 6 sleepers with work were marked woken; "
+             "the spinner may stand for one wake-up only, so at least %u "
+             "must be",
+             c, PT_WAKE_FAN_OUT, woken, want);
+    }
+  launch_destroy (&p, &l);
+  pt_pool_destroy (&p);
+}
+
+/* Bug 2.  */
+static void
+test_woken_for_other (void)
+{
+  pt_pool p;
+  _cl_command_node a, b;
+  pool_init (&p, 4);
+  memset (&a, 0, sizeof (a));
+  memset (&b, 0, sizeof (b));
+  a.device = &root;
+  b.device = &sub23;
+  /* Worker 0 is busy; 1, 2 and 3 went to sleep with nothing queued.  */
+  for (unsigned i = 1; i < 4; ++i)
+    set_idle (&p, i, false, true);
+  pt_pool_push_command (&p, &a);
+  pt_pool_push_command (&p, &b);
+  /* Before any woken worker runs, each push has marked one (P3).  */
+  unsigned w = 4;
+  for (unsigned i = 2; i < 4 && w == 4; ++i)
+    if (!is_sleeping (&p, i))
+      w = i;
+  CHECK (w < 4, "the push of {2, 3}'s command woke neither 2 nor 3");
+  CHECK (count_woken (&p, 1, 3) >= 2,
+         "two pushes with workers 1 to 3 sleeping marked %u of them woken",
+         count_woken (&p, 1, 3));
+  if (w == 4)
+    {
+      pt_pool_destroy (&p);
+      return;
+    }
+  unsigned other = w == 2 ? 3 : 2;
+  /* w runs first: its pt_pool_wait searches again (as after its
+     cond_wait) and returns at once with what it finds.  */
+  pt_work work;
+  bool running = pt_pool_wait (&p, w, 0, &work);
+  CHECK (running && work.command != NULL && work.launch == NULL,
+         "worker %u found no command", w);
+  if (work.command != &b)
+    {
+      CHECK (work.command == &a, "worker %u took an unknown command", w);
+      /* w took A; B waits, and only `other` can run it before w is
+         done.  */
+      CHECK (!is_sleeping (&p, other),
+             "worker %u, woken for sub-device {2, 3}'s command, took the "
+             "older root-device command, and worker %u of {2, 3} is still "
+             "sleeping while that command waits (%u queued)",
+             w, other, queue_length (&p));
+    }
+  pt_pool_destroy (&p);
+}
+
+/* Bug 3.  */
+static void
+test_work_seq_scope (void)
+{
+  pt_pool p;
+  _cl_command_node cmd;
+  pt_pool_launch l;
+  pool_init (&p, 4);
+  memset (&cmd, 0, sizeof (cmd));
+  cmd.device = &sub01;
+
+  /* Workers 0 (of {0, 1}) and 2 (of {2, 3}) start spinning: pt_pool_wait
+     reads what it watches under the lock, then sets `spinning`.  */
+  pthread_mutex_lock (&p.lock);
+  uint64_t seen0 = WATCHED (&p, 0), seen2 = WATCHED (&p, 2);
+  p.idle[0].spinning = true;
+  p.idle[2].spinning = true;
+  pthread_mutex_unlock (&p.lock);
+
+  pt_pool_push_command (&p, &cmd);
+  uint64_t now0 = WATCHED (&p, 0), now2 = WATCHED (&p, 2);
+  CHECK (now0 != seen0, "a command for {0, 1} left what its spinning "
+                        "worker 0 watches unchanged (P2)");
+  CHECK (now2 == seen2,
+         "a command for {0, 1} changed what worker 2 of {2, 3} watches "
+         "while it spins (%llu to %llu): it searches in vain and spins anew",
+         (unsigned long long)seen2, (unsigned long long)now2);
+
+  seen0 = now0;
+  seen2 = now2;
+  launch_init (&p, &l, 0, 2, 4);
+  now0 = WATCHED (&p, 0);
+  now2 = WATCHED (&p, 2);
+  CHECK (now0 != seen0, "a launch for {0, 1} left what its spinning "
+                        "worker 0 watches unchanged (P2)");
+  CHECK (now2 == seen2,
+         "a launch for {0, 1} changed what worker 2 of {2, 3} watches "
+         "while it spins (%llu to %llu): it searches in vain and spins anew",
+         (unsigned long long)seen2, (unsigned long long)now2);
+  launch_destroy (&p, &l);
+  pt_pool_destroy (&p);
+}
+
+/* Bug 4: one pt_pool_wake_helpers call with 64..255 idle, either
+   sleeping or spinning.  */
+static void
+helpers_scan (bool spinning)
+{
+  enum
+  {
+    T = 256,
+    GROUPS = 64,
+    MAX_INSPECTED = 16
+  };
+  pt_pool p;
+  pt_pool_launch l;
+  pool_init (&p, T);
+  launch_init (&p, &l, 0, T, GROUPS);
+  for (unsigned i = 0; i < T; ++i)
+    CHECK (__real_wgd_thread_has_work (l.dispatch, i) == (i < GROUPS),
+           "thread %u: block %s, expected %s", i,
+           i < GROUPS ? "empty" : "not empty", i < GROUPS ? "not" : "empty");
+  /* Worker 0 joined and claimed its work-group; 1 to 63 were woken and are
+     on their way in, not idle; 64 to 255 are idle with empty blocks.  */
+  wgd_range r;
+  CHECK (wgd_claim (l.dispatch, 0, &r, NULL), "worker 0 claimed nothing");
+  for (unsigned i = GROUPS; i < T; ++i)
+    set_idle (&p, i, spinning, !spinning);
+  has_work_calls = 0;
+  pt_pool_wake_helpers (&p, &l, PT_WAKE_FAN_OUT);
+  unsigned inspected = has_work_calls;
+  if (!spinning)
+    CHECK (count_woken (&p, GROUPS, T - GROUPS) == 0,
+           "sleeping workers with empty blocks were marked woken");
+  CHECK (inspected <= MAX_INSPECTED,
+         "one pt_pool_wake_helpers call at T = %d with workers %d to %d %s "
+         "inspected %u workers (wgd_thread_has_work calls); O(1) allows at "
+         "most %d",
+         T, GROUPS, T - 1, spinning ? "spinning" : "sleeping", inspected,
+         MAX_INSPECTED);
+  launch_destroy (&p, &l);
+  pt_pool_destroy (&p);
+}
+
+static void
+test_helpers_scan (void)
+{
+  helpers_scan (false);
+  helpers_scan (true);
+}
+
+static void
+on_alarm (int sig)
+{
+  static const char msg[]
+      = "FAIL: test_pool hung (a pt_pool_wait found no work and slept)\n";
+  (void)sig;
+  ssize_t n = write (2, msg, sizeof (msg) - 1);
+  (void)n;
+  _exit (1);
+}
+
+static const struct
+{
+  const char *name;
+  void (*run) (void);
+} tests[] = {
+  { "spinner_push", test_spinner_push },
+  { "spinner_helpers", test_spinner_helpers },
+  { "woken_for_other", test_woken_for_other },
+  { "work_seq_scope", test_work_seq_scope },
+  { "helpers_scan", test_helpers_scan },
+};
+
+int
+main (int argc, char **argv)
+{
+  struct sigaction sa;
+  memset (&sa, 0, sizeof (sa));
+  sa.sa_handler = on_alarm;
+  sigaction (SIGALRM, &sa, NULL);
+  /* Everything here runs in milliseconds; only a hang reaches this.  */
+  alarm (30);
+
+  bool found = false;
+  for (size_t i = 0; i < sizeof (tests) / sizeof (tests[0]); ++i)
+    if (argc < 2 || strcmp (argv[1], tests[i].name) == 0)
+      {
+        printf ("pool: %s\n", tests[i].name);
+        fflush (stdout); /* before its failures, which go to stderr */
+        tests[i].run ();
+        found = true;
+      }
+  if (!found)
+    {
+      fprintf (stderr, "test_pool: no test %s\n", argv[1]);
+      return 2;
+    }
+  return check_finish ("pool");
+}
