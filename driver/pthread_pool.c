@@ -6,21 +6,31 @@
 
    P1 (search and flag under one lock hold)  A worker searches the queues
       and, finding nothing, sets its `spinning` or `sleeping` flag without
-      releasing the pool lock in between.  Every push appends and bumps
-      work_seq under the same lock.  So a push is either before the search
-      (which finds it) or after the flag is set (and the pusher sees it).
-   P2 (a spinner looks again after any push)  A spinner reads work_seq
-      under the lock, before dropping it; every later push changes it, and
-      the spinner then retakes the lock and searches again.  So a push that
-      wakes nobody because a spinner is there is looked at by that spinner.
+      releasing the pool lock in between.  Every push appends under the
+      same lock.  So a push is either before the search (which finds it)
+      or after the flag is set (and the pusher sees it).
+   P2 (kicking is unflagging)  A pusher that leaves its work to a spinner
+      takes that spinner: it clears the spinner's `spinning` flag and bumps
+      its own `kick` counter under the lock.  The spinner read `kick` under
+      the lock before dropping it, so it sees the change, retakes the lock
+      and searches again.  A taken spinner is no longer counted as idle, so
+      the next push takes another worker: one idle worker answers one push.
+      Nobody else's `kick` changes, so pushes for other sub-devices never
+      renew a spin.
    P3 (waking is marking)  A waker clears the sleeper's `sleeping` flag
       under the lock and signals it after unlocking (signalling under the
       lock would make the woken thread wait for the signaller's lock).  The
       sleeper waits in a loop while the flag is set, so a signal that comes
       before its wait, or a spurious wake-up, changes nothing.
-   P4 (shutdown)  pt_pool_shutdown sets `shutdown` under the lock, bumps
-      work_seq (cutting spins short) and marks every sleeper woken; every
-      worker checks `shutdown` under the lock before it waits.
+   P4 (shutdown)  pt_pool_shutdown sets `shutdown` under the lock, kicks
+      every worker (cutting spins short) and marks every sleeper woken;
+      every worker checks `shutdown` under the lock before it waits.
+   P5 (a worker takes what it was woken for)  A worker woken or kicked for
+      a command records it (`woken_for`) and, while that command is still
+      queued, takes it before any other command or launch.  So a command
+      whose pusher took worker w is run by w or by a worker that searched
+      before w (P1), never left queued because w took another device's
+      command instead.
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -55,7 +65,8 @@ pt_pool_init (pt_pool *p, unsigned num_threads, uint64_t spin_ns,
     pthread_cond_init (&p->idle[i].wake, NULL);
   pthread_mutex_init (&p->lock, NULL);
   /* relaxed: the pool is published to the workers by pthread_create.  */
-  atomic_init (&p->work_seq, 0);
+  for (unsigned i = 0; i < p->num_threads; ++i)
+    atomic_init (&p->idle[i].kick, 0);
   return CL_SUCCESS;
 }
 
@@ -98,12 +109,12 @@ serves (const pt_pool *p, unsigned index, cl_device_id dev)
   return index >= first && index < first + count;
 }
 
-/* P3: marks an idle worker as woken.  Call with the pool lock held, and
-   signal it with wake_signal() after dropping the lock.  */
+/* P2: tells a spinning worker to look again.  Under the pool lock.
+   relaxed: the spinner that sees it takes the lock before looking.  */
 static void
-wake_mark (pt_pool *p, unsigned index)
+kick (pt_pool *p, unsigned index)
 {
-  p->idle[index].sleeping = false;
+  atomic_fetch_add_explicit (&p->idle[index].kick, 1, memory_order_relaxed);
 }
 
 static void
@@ -112,13 +123,30 @@ wake_signal (pt_pool *p, unsigned index)
   pthread_cond_signal (&p->idle[index].wake);
 }
 
-/* P1, P2: tells spinning workers that something was pushed.  Under the
-   pool lock.  relaxed: a spinner that sees it takes the lock before
-   looking.  */
-static void
-announce_work (pt_pool *p)
+/* Takes idle worker `index` for work (for command cmd, or NULL for a
+   launch), under the pool lock: a spinner is kicked and no longer counts
+   as spinning (P2); a sleeper is marked woken (P3), and true says that
+   the caller must signal it with wake_signal() after dropping the lock.
+   Either way it records what it was taken for (P5).  */
+static bool
+take_idle (pt_pool *p, unsigned index, _cl_command_node *cmd)
 {
-  atomic_fetch_add_explicit (&p->work_seq, 1, memory_order_relaxed);
+  pt_idle *w = &p->idle[index];
+  w->woken_for = cmd;
+  if (w->spinning)
+    {
+      w->spinning = false;
+      kick (p, index);
+      return false;
+    }
+  w->sleeping = false;
+  return true;
+}
+
+static inline bool
+is_idle (const pt_pool *p, unsigned index)
+{
+  return p->idle[index].spinning || p->idle[index].sleeping;
 }
 
 void
@@ -130,18 +158,14 @@ pt_pool_push_command (pt_pool *p, _cl_command_node *cmd)
 
   pthread_mutex_lock (&p->lock);
   DL_APPEND (p->commands, cmd);
-  announce_work (p);
-  /* One worker suffices for a command: a spinning one will see it (P2),
-     else wake a sleeping one (P3).  If none of the device's workers is
-     idle, the busy ones search the queue before they go idle (P1).  */
-  bool spinner = false;
-  for (unsigned i = 0; i < count && !spinner; ++i)
-    spinner = p->idle[first + i].spinning;
-  for (unsigned i = 0; i < count && !spinner; ++i)
-    if (p->idle[first + i].sleeping)
+  /* One worker suffices for a command: take one idle worker of the
+     device, spinning or asleep (P2, P3).  If none is idle, the busy ones
+     search the queue before they go idle (P1).  */
+  for (unsigned i = 0; i < count; ++i)
+    if (is_idle (p, first + i))
       {
-        wake_mark (p, first + i);
-        woken = first + i;
+        if (take_idle (p, first + i, cmd))
+          woken = first + i;
         break;
       }
   pthread_mutex_unlock (&p->lock);
@@ -156,8 +180,10 @@ pt_pool_push_launch (pt_pool *p, pt_pool_launch *l)
   atomic_store_explicit (&l->refs, 2, memory_order_relaxed);
   pthread_mutex_lock (&p->lock);
   l->seq = ++p->launch_seq;
+  l->wake_cursor = 0;
   DL_APPEND (p->launches, l);
-  announce_work (p);
+  /* Nobody is kicked: the pusher joins the launch and wakes helpers
+     (pt_pool_wake_helpers); busy workers search before going idle (P1).  */
   pthread_mutex_unlock (&p->lock);
 }
 
@@ -170,19 +196,24 @@ pt_pool_wake_helpers (pt_pool *p, pt_pool_launch *l, unsigned n)
     n = PT_WAKE_FAN_OUT;
 
   pthread_mutex_lock (&p->lock);
-  /* Idle workers that would find work of their own, in thread order.
-     Spinning ones are on their way already (P2).  */
-  for (unsigned i = 0; i < l->num_threads && n > 0; ++i)
-    if (p->idle[l->first_thread + i].spinning
-        && wgd_thread_has_work (l->dispatch, i))
-      --n;
-  for (unsigned i = 0; i < l->num_threads && k < n; ++i)
+  /* Idle workers that would find work of their own, spinning or asleep:
+     each one taken answers one wake-up (P2, P3).  In thread order from
+     where the launch's previous wake-up stopped: a worker looked at once
+     is never looked at again for this launch, so all the joiners together
+     look at each worker at most once, not each joiner at every worker.
+     Nothing is lost by not looking again: a worker that was busy, or
+     became idle after the cursor passed it, searches the launch list
+     before it goes idle (P1) and joins by itself.  */
+  unsigned taken = 0;
+  while (l->wake_cursor < l->num_threads && taken < n)
     {
+      unsigned i = l->wake_cursor++;
       unsigned index = l->first_thread + i;
-      if (p->idle[index].sleeping && wgd_thread_has_work (l->dispatch, i))
+      if (is_idle (p, index) && wgd_thread_has_work (l->dispatch, i))
         {
-          wake_mark (p, index);
-          woken[k++] = index;
+          if (take_idle (p, index, NULL))
+            woken[k++] = index;
+          ++taken;
         }
     }
   pthread_mutex_unlock (&p->lock);
@@ -251,6 +282,23 @@ take_command (pt_pool *p, unsigned index)
   return NULL;
 }
 
+/* Command cmd, removed from the queue, if it is still there (P5), else
+   NULL.  Under the lock.  Compares pointers only: cmd may be gone.  */
+static _cl_command_node *
+take_this_command (pt_pool *p, const _cl_command_node *cmd)
+{
+  _cl_command_node *c;
+  DL_FOREACH (p->commands, c)
+  {
+    if (c == cmd)
+      {
+        DL_DELETE (p->commands, c);
+        return c;
+      }
+  }
+  return NULL;
+}
+
 bool
 pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
 {
@@ -263,6 +311,15 @@ pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
   pthread_mutex_lock (&p->lock);
   while (!p->shutdown)
     {
+      /* P5: what we were woken for first, if it is still queued.  */
+      _cl_command_node *mine = me->woken_for;
+      me->woken_for = NULL;
+      if (mine != NULL)
+        {
+          out->command = take_this_command (p, mine);
+          if (out->command != NULL)
+            break;
+        }
       pt_pool_launch *l = find_launch (p, index, gave_up_seq);
       if (l != NULL)
         {
@@ -276,17 +333,17 @@ pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
       out->command = take_command (p, index);
       if (out->command != NULL)
         break;
-      /* Nothing for us.  First watch for pushes a while (P1, P2): pushers
-         see us spinning and leave us to find their work; we search again,
-         under the lock, when anything was pushed and when the spin ends.  */
+      /* Nothing for us.  First watch our kick counter a while (P1, P2):
+         a pusher that takes us bumps it; we search again, under the lock,
+         when it changed and when the spin ends.  */
       if (!spun && p->spin_ns > 0)
         {
-          /* relaxed: see announce_work.  */
+          /* relaxed: see kick.  */
           uint64_t seen
-              = atomic_load_explicit (&p->work_seq, memory_order_relaxed);
+              = atomic_load_explicit (&me->kick, memory_order_relaxed);
           me->spinning = true;
           pthread_mutex_unlock (&p->lock);
-          spun = !pt_spin_until_changed (&p->work_seq, seen, p->spin_ns,
+          spun = !pt_spin_until_changed (&me->kick, seen, p->spin_ns,
                                          p->oversubscribed);
           pthread_mutex_lock (&p->lock);
           me->spinning = false;
@@ -304,14 +361,29 @@ pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
   return running;
 }
 
+bool
+pt_pool_when_idle (pt_pool *p, void (*fn) (void *), void *arg)
+{
+  pthread_mutex_lock (&p->lock);
+  bool idle = p->commands == NULL && p->launches == NULL;
+  for (unsigned i = 0; i < p->num_threads && idle; ++i)
+    idle = is_idle (p, i);
+  if (idle)
+    fn (arg);
+  pthread_mutex_unlock (&p->lock);
+  return idle;
+}
+
 void
 pt_pool_shutdown (pt_pool *p)
 {
   pthread_mutex_lock (&p->lock);
   p->shutdown = true;
-  announce_work (p); /* P4: cuts spins short */
   for (unsigned i = 0; i < p->num_threads; ++i)
-    wake_mark (p, i);
+    {
+      kick (p, i); /* P4: cuts spins short */
+      p->idle[i].sleeping = false;
+    }
   pthread_mutex_unlock (&p->lock);
   for (unsigned i = 0; i < p->num_threads; ++i)
     wake_signal (p, i);

@@ -9,10 +9,11 @@
    dispatcher, so fully claimed launches cost a scan, not a join.  Claiming
    work-groups inside a launch takes no lock at all (wg_dispatch.h).
 
-   Idle workers first spin, watching a counter that every push bumps
-   (pthread_spin.h), then sleep on a condition variable of their own.  A
-   command wakes one worker; a launch wakes helpers in a tree, only while
-   it has work-groups to share (pt_pool_wake_helpers).  The hand-off
+   Idle workers first spin, watching a counter of their own that only a
+   push handing them work bumps (pthread_spin.h), then sleep on a
+   condition variable of their own.  A command wakes or kicks one worker;
+   a launch wakes helpers in a tree, only while it has work-groups to
+   share (pt_pool_wake_helpers).  The hand-off
    between a push and a worker deciding to sleep is the protocol P1-P3 at
    the top of pthread_pool.c, modelled in tests/model/pool_wake.pml.
 
@@ -49,6 +50,9 @@ typedef struct pt_pool_launch
   struct pt_pool_launch *prev, *next;
   /* Numbers launches in push order; under the pool lock.  */
   uint64_t seq;
+  /* The next of the launch's threads pt_pool_wake_helpers looks at;
+     under the pool lock.  */
+  unsigned wake_cursor;
   /* One reference for being in the list, one per worker inside the launch
      (taken by pt_pool_wait under the lock); see pt_pool_launch_release.  */
   _Atomic unsigned refs;
@@ -61,12 +65,20 @@ typedef struct pt_pool_launch
   wgd_launch *dispatch;
 } pt_pool_launch;
 
-/* The idle state of one worker, by pool index.  Under the pool lock.  */
+/* The idle state of one worker, by pool index.  Under the pool lock, but
+   for `kick`.  One cache line each: a spinner reads its own `kick`.  */
 typedef struct
 {
   alignas (WGD_CACHELINE) pthread_cond_t wake;
+  /* Bumped (under the lock) by whoever hands this worker work while it
+     spins, and at shutdown; the spinner watches it lock-free (P2).  */
+  _Atomic uint64_t kick;
+  /* The command this worker was woken or kicked for, or NULL: it takes
+     that one first if it is still queued (P5).  Compared, never
+     dereferenced: it may be gone.  */
+  _cl_command_node *woken_for;
   bool sleeping; /* waiting on `wake`; cleared by whoever wakes it */
-  bool spinning; /* watching work_seq before sleeping */
+  bool spinning; /* watching `kick`; cleared by whoever kicks it */
 } pt_idle;
 
 typedef struct
@@ -76,10 +88,6 @@ typedef struct
   pt_pool_launch *launches;   /* launches with work-groups to claim */
   uint64_t launch_seq;        /* the last seq handed out */
   bool shutdown;
-
-  /* Bumped by every push; idle workers watch it while they spin.  Alone
-     on its line: spinners read it in a loop.  */
-  alignas (WGD_CACHELINE) _Atomic uint64_t work_seq;
 
   /* Set by pt_pool_init, read-only afterwards.  */
   alignas (WGD_CACHELINE) unsigned num_threads;
@@ -127,7 +135,10 @@ void pt_pool_push_launch (pt_pool *p, pt_pool_launch *l);
    that joins l and finds work calls it while work-groups are left
    unclaimed, so helpers are woken in a tree, each wake-up off the
    critical path of the worker before, and the waking stops by itself when
-   a launch is too small to share: a one-work-group launch wakes nobody.  */
+   a launch is too small to share: a one-work-group launch wakes nobody.
+   All calls for one launch together look at each of its workers at most
+   once (a cursor), so a launch costs O(T) looks under the lock, not O(T)
+   per joiner.  */
 #define PT_WAKE_FAN_OUT 2
 void pt_pool_wake_helpers (pt_pool *p, pt_pool_launch *l, unsigned n);
 
@@ -141,6 +152,13 @@ bool pt_pool_launch_release (pt_pool_launch *l);
 
 /* Stops handing out work: every worker's pt_pool_wait returns false.  */
 void pt_pool_shutdown (pt_pool *p);
+
+/* Calls fn (arg) under the pool lock if every worker is idle (spinning
+   or asleep) and nothing is queued, and returns whether it did.  While fn
+   runs no worker can start anything (that takes the lock), and whatever a
+   worker did before it went idle happens before fn (it flagged itself
+   idle under the lock): fn may read the workers' own state.  */
+bool pt_pool_when_idle (pt_pool *p, void (*fn) (void *), void *arg);
 
 #ifdef __GNUC__
 #pragma GCC visibility pop

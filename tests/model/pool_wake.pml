@@ -2,12 +2,14 @@
    (driver/pthread_pool.c): a worker's idle loop (pt_pool_wait; the loop
    of worker_main before the split into pthread_worker.c) with
    find_launch and take_command under the pool lock, the bounded spin on
-   work_seq (pt_spin_until_changed) with `spinning` set, and the sleep on
+   the worker's own `kick` counter (pt_spin_until_changed) with `spinning`
+   set, and the sleep on
    the worker's own condition variable with `sleeping` set;
    pt_pool_push_command, pt_pool_push_launch, pt_pool_wake_helpers (the
-   tree wake-up of a launch's helpers), pt_pool_unlink_launch, and the
-   shutdown (pt_pool_shutdown; stop_workers before the split).  P1..P4
-   are the rules stated at the top of pthread_pool.c.
+   tree wake-up of a launch's helpers, from the launch's cursor),
+   pt_pool_unlink_launch, and the shutdown (pt_pool_shutdown;
+   stop_workers before the split).  P1..P5 are the rules stated at the
+   top of pthread_pool.c (P5 needs sub-devices: not modelled).
 
    The actors: W workers of one device; a host thread that pushes the
    commands, waits until all have completed (as clFinish would) and shuts
@@ -46,10 +48,13 @@
      or wake each other for ever.  With SKIP 0 under weak fairness only:
      without gave_up_seq, a worker does rejoin a launch in vain for as
      long as its last claimer is descheduled.
-   P2 (a spinner looks again after any push) is a rule for latency: every
-   spin ends in a search under the lock, so breaking it delays a command
-   by up to one spin and loses nothing.  Here a spin may end at any time,
-   so the model cannot tell.
+   P2 (a pusher that leaves its work to a spinner takes it: clears its
+   `spinning` flag and kicks it) is partly a rule for latency: every spin
+   ends in a search under the lock, so a kick that comes late delays a
+   command by up to one spin and loses nothing; here a spin may end at any
+   time, so the model cannot tell.  Its other half, that a taken spinner
+   no longer counts as idle, decides whom the next push wakes, and is
+   modelled.
 
    Found by this model, and fixed: with STEAL 0 and fewer work-groups
    than workers (configurations W=2,G=1 and W=3,G=1..2 with L=1; test
@@ -70,25 +75,27 @@
      lost otherwise (a condition variable has no memory); a woken waiter
      retakes the lock and tests its flag again.  Signals are sent after
      unlocking, as pthread_pool.c does;
-   - the spin is one step, taken at any time: it ends because work_seq
-     differs from the value read under the lock, or because its time ran
-     out, which may also happen after a change;
+   - the spin is one step, taken at any time: it ends because the
+     worker's `kick` differs from the value it read under the lock, or
+     because its time ran out, which may also happen after a kick.  The
+     counter is a flag here, `kicked`, cleared when the spin starts (under
+     the lock, where the code reads the counter) and set by every kick:
+     the same "changed since" with a bounded state;
    - the dispatcher (checked on its own by wg_dispatch.pml): one
      work-group per claim, from the claimer's own block, else (with
      stealing) from the next non-empty block, in one step; the
      subtraction from `unclaimed` is a later step, so the count lags as
      wg_dispatch.c's flushes make it lag (W5, where it lags longer), which
-     is what makes fruitless joins and gave_up_seq matter.  Blocks only shrink: only a busy owner refills its own word,
-     so the blocks of idle workers do;
+     is what makes fruitless joins and gave_up_seq matter.  Blocks only
+     shrink: only a busy owner refills its own word, so the blocks of
+     idle workers do;
    - commands are all for the one device, and there is one launch (so
      gave_up_seq is a flag).
 
    Not modelled: sub-devices and their overlapping thread ranges, more
    than one launch in the list, PoCL's events and queues, memory ordering
-   (the pool lock orders all that matters; work_seq and `unclaimed` are
-   hints acted on under the lock), the oversubscribed yield, and timing:
-   a spinner that absorbs several pushes runs them one after the other
-   while others sleep, a matter of latency, not of lost work.
+   (the pool lock orders all that matters; `kick` and `unclaimed` are
+   hints acted on under the lock), the oversubscribed yield, and timing.
 
    Build: spin -a -DW=3 -DP=1 -DL=1 pool_wake.pml
 
@@ -145,18 +152,20 @@
 #define IB(t) (G / W * (t) + ((t) < G % W -> (t) : G % W))
 #define BLOCK(t) (IB ((t) + 1) - IB (t))
 
-/* The pool, guarded by `lock` but for work_seq */
+/* The pool, guarded by `lock` but for kicked */
 bit lock;
 byte q[NCMD + 1];    /* the command FIFO: q[taken .. pushed - 1] */
 byte pushed, taken;
 bit shutdown;
-byte work_seq;       /* atomic; written under the lock */
+bit kicked[W];       /* `kick` changed since the spin began; atomic,
+                        written under the lock */
 bit spinning[W], sleeping[W];
 bit waiting[W];      /* in pthread_cond_wait: the lock is released */
 bit gave_up[W];      /* gave_up_seq == the launch's seq */
 
 /* The launch */
 bit linked;          /* in the pool's list, under the lock */
+byte cursor;         /* wake_cursor, under the lock */
 byte blk[W];         /* work-groups left in each thread's block */
 byte unclaimed;      /* atomic: lags behind blk (W5) */
 byte refs;
@@ -188,25 +197,20 @@ inline signal (w)
   waiting[w] = 0
 }
 
-/* pt_pool_push_command: append and announce under the lock; wake one
-   sleeper unless a worker spins (P2); signal after unlocking (P3).  */
+/* pt_pool_push_command: append under the lock and take the first idle
+   worker: a spinner is kicked and no longer spins (P2), a sleeper is
+   marked woken and signalled after unlocking (P3).  */
 inline push_command (id, woken)
 {
   d_step {
     lock == 0 ->
     q[pushed] = id;
     pushed++;
-    work_seq++;
-    z = 0;
     x = 0;
     do
-    :: x < W -> z = z | spinning[x]; x++
-    :: else -> break
-    od;
-    x = 0;
-    do
-    :: (z == 0 && x < W) ->
+    :: x < W ->
        if
+       :: spinning[x] -> spinning[x] = 0; kicked[x] = 1; break
        :: sleeping[x] -> sleeping[x] = 0; woken = x; break
        :: else -> x++
        fi
@@ -283,36 +287,30 @@ inline retire ()
 }
 
 /* pt_pool_wake_helpers (l, FANOUT), called by a joiner after its first
-   claim while work-groups are left: spinners whose block has work are on
-   their way (P2) and count against the fan-out; then mark sleepers whose
-   block has work, in thread order, and signal them after unlocking (P3).
-   The block words are read lock-free, one step each.  */
+   claim while work-groups are left: from the launch's cursor on, each
+   worker looked at once, take idle workers whose block has work, up to
+   the fan-out: a spinner is kicked (P2), a sleeper marked and signalled
+   after unlocking (P3).  The block words are read lock-free, one step
+   each.  */
 inline wake_helpers ()
 {
   atomic { lock == 0 -> lock = 1; assert (!freed); n = FANOUT };
-  i = 0;
   do
-  :: (i < W && n > 0) ->
-     if
-     :: spinning[i] -> atomic { n = n - (WORTH_WAKING (i) -> 1 : 0); i++ }
-     :: else -> i++
-     fi
-  :: else -> break
-  od;
-  i = 0;
-  do
-  :: (i < W && k < n) ->
-     if
-     :: sleeping[i] ->
-        atomic {
+  :: (cursor < W && k < n) ->
+     atomic {
+       i = cursor;
+       cursor++;
+       if
+       :: ((spinning[i] || sleeping[i]) && WORTH_WAKING (i)) ->
           if
-          :: WORTH_WAKING (i) -> sleeping[i] = 0; mask = mask | (1 << i); k++
-          :: else -> skip
+          :: spinning[i] -> spinning[i] = 0; kicked[i] = 1
+          :: else -> sleeping[i] = 0; mask = mask | (1 << i)
           fi;
-          i++
-        }
-     :: else -> i++
-     fi
+          k++
+       :: else -> skip
+       fi;
+       i = 0
+     }
   :: else -> break
   od;
   atomic { lock = 0; i = 0; n = 0; k = 0 };
@@ -353,7 +351,7 @@ inline search ()
   /* spin first (once per idle spell), then sleep */
   if
   :: (SPIN && !spun) ->
-     seen = work_seq;
+     kicked[me] = 0;
      spinning[me] = 1;
      lock = 0;
      goto spin
@@ -370,7 +368,7 @@ inline search ()
 
 proctype worker (byte me)
 {
-  byte c, seen, done, i, n, k, woken = NONE;
+  byte c, done, i, n, k, woken = NONE;
   byte mask, spurious;
   bit spun, got, last, worked;
 
@@ -379,13 +377,13 @@ proctype worker (byte me)
 spin:
   /* pt_spin_until_changed, then back under the lock */
   if
-  :: work_seq != seen -> spun = 0
-  :: skip -> spun = 1   /* time is up; may also come after a change */
+  :: kicked[me] -> spun = 0
+  :: skip -> spun = 1   /* time is up; may also come after a kick */
   fi;
   atomic {
     lock == 0 -> lock = 1;
     spinning[me] = 0;
-    seen = 0;
+    kicked[me] = 0;  /* dead until the next spin reads it afresh */
     search ()
   };
 
@@ -434,7 +432,7 @@ launch:
     lock == 0 ->
     refs = 2;      /* the list's and ours */
     linked = 1;
-    work_seq++
+    cursor = 0     /* nobody kicked: we wake helpers */
   };
 
 join:
@@ -504,7 +502,7 @@ back:
   };
 
 leave:
-  atomic { exited++; c = 0; seen = 0 }
+  atomic { exited++; c = 0 }
 }
 
 init
@@ -527,10 +525,9 @@ init
   atomic {
     lock == 0 ->
     shutdown = 1;
-    work_seq++;
     c = 0;
     do
-    :: c < W -> sleeping[c] = 0; c++
+    :: c < W -> kicked[c] = 1; sleeping[c] = 0; c++
     :: else -> c = 0; break
     od
   };

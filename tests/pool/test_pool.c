@@ -4,11 +4,13 @@
    `spinning` or `sleeping` after a search that found nothing, P1 of
    pthread_pool.c), calls the pool's functions and inspects the flags and
    the queue.  A worker is "marked woken" when its `sleeping` flag was
-   cleared (P3); that is what a waker does, so counting cleared flags
-   counts wake-ups exactly, with no thread running.
+   cleared (P3), "taken" when that or its `spinning` flag was cleared
+   (P2); that is what a waker does, so counting cleared flags counts
+   wake-ups exactly, with no thread running.
 
-   These tests reproduce wake-up defects of today's pool (issue 12) and
-   fail until they are fixed (ctest label `pool-bugs`):
+   Each test reproduced a wake-up defect of the pool before issue 12's
+   fix (P2 and P5 of pthread_pool.c, and the helpers' cursor), failing
+   with the message its check prints; they are unit tests since:
 
    spinner_push     A spinning worker swallows command wake-ups: 4 workers
                     of one device, worker 1 spinning, 0, 2 and 3 sleeping;
@@ -31,17 +33,21 @@
                     woken runs pt_pool_wait: it must take B, or, if it
                     takes A, the other worker of {2, 3} must be marked
                     woken, because B waits in the queue.
-   work_seq_scope   A push for sub-device {0, 1} changes what idle workers
-                    of {2, 3} watch while they spin, so they search in vain
-                    and spin anew.  WATCHED below is what a worker watches.
-   helpers_scan     pt_pool_wake_helpers inspects every worker of the
-                    launch: at T = 256, a static launch of 64 work-groups
-                    (threads 0 to 63 own one each), its threads 1 to 63 on
-                    their way in, 64 to 255 idle (sleeping; again
-                    spinning).  One call must inspect O(1) workers (at most
-                    16, counted as calls of wgd_thread_has_work through the
-                    linker's --wrap); nobody has to be woken.  Inspections
-                    that only read a flag cannot be counted this way.
+   work_seq_scope   A push for sub-device {0, 1} changed what idle workers
+                    of {2, 3} watch while they spin (the pool-wide
+                    work_seq), so they searched in vain and spun anew.
+                    Now only the worker a push takes is kicked, and a
+                    launch kicks its spinners through the helpers'
+                    wake-up, not when it is published.  WATCHED below is
+                    what a worker watches.
+   helpers_scan     pt_pool_wake_helpers inspected every worker of the
+                    launch for every joiner: at T = 256, a static launch of
+                    64 work-groups (threads 0 to 63 own one each), 64 to
+                    255 idle (sleeping; again spinning), each of the 64
+                    joiners calling it once: 12,288 inspections (calls of
+                    wgd_thread_has_work, counted through the linker's
+                    --wrap).  All calls together must inspect each worker
+                    at most once (256), and take nobody.
 
    `test_pool NAME` runs one test, `test_pool` all; an alarm turns a hang
    (a pt_pool_wait that finds nothing and sleeps) into a failure.
@@ -60,11 +66,10 @@
 #include "pocl_util.h"
 #include "pthread_pool.h"
 
-/* What worker `index` watches while it spins: today the pool-wide
-   work_seq, read by pt_pool_wait before pt_spin_until_changed.  A fix
-   that gives devices or workers counters of their own redefines this.  */
+/* What worker `index` watches while it spins: its own kick counter, read
+   by pt_pool_wait before pt_spin_until_changed (P2 of pthread_pool.c).  */
 #define WATCHED(p, index)                                                     \
-  ((void)(index), atomic_load_explicit (&(p)->work_seq, memory_order_relaxed))
+  atomic_load_explicit (&(p)->idle[index].kick, memory_order_relaxed)
 
 /* Calls of wgd_thread_has_work from the pool (the test calls the real one
    directly, uncounted).  */
@@ -313,13 +318,23 @@ test_work_seq_scope (void)
          "while it spins (%llu to %llu): it searches in vain and spins anew",
          (unsigned long long)seen2, (unsigned long long)now2);
 
-  seen0 = now0;
+  /* Worker 0, taken by that push, spins again.  A launch for {0, 1} is
+     pushed by its worker 1, who joins it and wakes its helpers: only then
+     is worker 0 kicked, and worker 2 never.  */
+  pthread_mutex_lock (&p.lock);
+  seen0 = WATCHED (&p, 0);
   seen2 = now2;
+  p.idle[0].spinning = true;
+  pthread_mutex_unlock (&p.lock);
   launch_init (&p, &l, 0, 2, 4);
+  CHECK (WATCHED (&p, 0) == seen0 && WATCHED (&p, 2) == seen2,
+         "publishing a launch kicked a spinner: its pusher wakes helpers");
+  pt_pool_wake_helpers (&p, &l, PT_WAKE_FAN_OUT);
   now0 = WATCHED (&p, 0);
   now2 = WATCHED (&p, 2);
-  CHECK (now0 != seen0, "a launch for {0, 1} left what its spinning "
-                        "worker 0 watches unchanged (P2)");
+  CHECK (now0 != seen0 && !p.idle[0].spinning,
+         "the helpers' wake-up of a launch for {0, 1} left its spinning "
+         "worker 0 untaken (P2)");
   CHECK (now2 == seen2,
          "a launch for {0, 1} changed what worker 2 of {2, 3} watches "
          "while it spins (%llu to %llu): it searches in vain and spins anew",
@@ -328,16 +343,19 @@ test_work_seq_scope (void)
   pt_pool_destroy (&p);
 }
 
-/* Bug 4: one pt_pool_wake_helpers call with 64..255 idle, either
-   sleeping or spinning.  */
+/* Bug 4: the helpers' wake-ups of one launch, workers 64..255 idle with
+   empty blocks, either sleeping or spinning, and each of the 64 workers
+   with a work-group joining and calling pt_pool_wake_helpers once, as
+   pt_launch_participate does.  Together they may look at each worker at
+   most once (O(T) per launch); a scan per joiner looks at 192 each,
+   12,288 in all.  */
 static void
 helpers_scan (bool spinning)
 {
   enum
   {
     T = 256,
-    GROUPS = 64,
-    MAX_INSPECTED = 16
+    GROUPS = 64
   };
   pt_pool p;
   pt_pool_launch l;
@@ -349,22 +367,29 @@ helpers_scan (bool spinning)
            i < GROUPS ? "empty" : "not empty", i < GROUPS ? "not" : "empty");
   /* Worker 0 joined and claimed its work-group; 1 to 63 were woken and are
      on their way in, not idle; 64 to 255 are idle with empty blocks.  */
-  wgd_range r;
-  CHECK (wgd_claim (l.dispatch, 0, &r, NULL), "worker 0 claimed nothing");
   for (unsigned i = GROUPS; i < T; ++i)
     set_idle (&p, i, spinning, !spinning);
   has_work_calls = 0;
-  pt_pool_wake_helpers (&p, &l, PT_WAKE_FAN_OUT);
+  for (unsigned j = 0; j < GROUPS; ++j)
+    {
+      wgd_range r;
+      CHECK (wgd_claim (l.dispatch, j, &r, NULL), "worker %u claimed nothing",
+             j);
+      pt_pool_wake_helpers (&p, &l, PT_WAKE_FAN_OUT);
+    }
   unsigned inspected = has_work_calls;
-  if (!spinning)
-    CHECK (count_woken (&p, GROUPS, T - GROUPS) == 0,
-           "sleeping workers with empty blocks were marked woken");
-  CHECK (inspected <= MAX_INSPECTED,
-         "one pt_pool_wake_helpers call at T = %d with workers %d to %d %s "
-         "inspected %u workers (wgd_thread_has_work calls); O(1) allows at "
-         "most %d",
-         T, GROUPS, T - 1, spinning ? "spinning" : "sleeping", inspected,
-         MAX_INSPECTED);
+  unsigned taken = 0;
+  for (unsigned i = GROUPS; i < T; ++i)
+    taken += spinning ? !p.idle[i].spinning : !p.idle[i].sleeping;
+  CHECK (taken == 0, "%u idle workers with empty blocks were taken", taken);
+  CHECK (inspected <= T,
+         "%d joiners' pt_pool_wake_helpers calls at T = %d with workers %d "
+         "to %d %s inspected %u workers (wgd_thread_has_work calls); each "
+         "worker once allows at most %d",
+         GROUPS, T, GROUPS, T - 1, spinning ? "spinning" : "sleeping",
+         inspected, T);
+  printf ("helpers_scan (%s): %u inspections for %d joiners at T = %d\n",
+          spinning ? "spinning" : "sleeping", inspected, GROUPS, T);
   launch_destroy (&p, &l);
   pt_pool_destroy (&p);
 }
