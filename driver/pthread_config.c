@@ -84,7 +84,9 @@ const pts_setting pts_settings[] = {
       .accepted = "0, 1",
       .field = PTS_FIELD (bool, stats),
       .meaning
-      = "`1`: when the device is released (or at exit), print to stderr one "
+      = "`1`: when the device is released (or at exit, if no work is "
+        "running then; else one line says so, and the workers keep running "
+        "for destructors that still enqueue), print to stderr one "
         "line per schedule that had launches or joins, of `key=value` fields "
         "separated by blanks, e.g. `pocl: pthread stats: schedule=static "
         "launches=1 work-groups=1024 home=1020 takeovers=0 steals=2 "

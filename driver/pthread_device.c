@@ -116,15 +116,24 @@ pool_release (void)
 
 /* Statistics are printed when the device is released; PoCL releases
    devices only with POCL_ENABLE_UNINIT=1, so otherwise they are printed at
-   exit, after stopping the workers.  */
+   exit.  The workers keep running: destructors of libraries loaded after
+   PoCL run after this one and may still enqueue work (cl_lifecycle_late;
+   stopping the workers here made such a launch crash).  The counters are
+   read once every worker is idle: a worker that completed the last event
+   is a moment away from that when the program exits; work still running
+   after a second is reported instead.  */
 static void __attribute__ ((destructor))
 stats_at_exit (void)
 {
-  if (config.stats && pool_users > 0)
-    {
-      pool_users = 1;
-      pool_release ();
-    }
+  if (!config.stats || pool_users == 0)
+    return;
+  pts_sched_stats totals[WGD_NUM_SCHEDULES];
+  memset (totals, 0, sizeof (totals));
+  if (pt_workers_stats_if_idle (&workers, totals, 1000))
+    pts_print (stderr, workers.num_threads, totals);
+  else
+    fprintf (stderr, "pocl: pthread stats: not printed at exit: work was "
+                     "still running\n");
 }
 
 void

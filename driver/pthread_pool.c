@@ -40,6 +40,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common.h"
 #include "pocl_util.h"
@@ -362,16 +363,27 @@ pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
 }
 
 bool
-pt_pool_when_idle (pt_pool *p, void (*fn) (void *), void *arg)
+pt_pool_when_idle (pt_pool *p, void (*fn) (void *), void *arg,
+                   unsigned wait_ms)
 {
-  pthread_mutex_lock (&p->lock);
-  bool idle = p->commands == NULL && p->launches == NULL;
-  for (unsigned i = 0; i < p->num_threads && idle; ++i)
-    idle = is_idle (p, i);
-  if (idle)
-    fn (arg);
-  pthread_mutex_unlock (&p->lock);
-  return idle;
+  /* Polled: this is for exit, where a worker that just completed the last
+     event is a moment away from its idle loop.  */
+  for (unsigned waited_us = 0;; waited_us += 200)
+    {
+      pthread_mutex_lock (&p->lock);
+      bool idle = p->commands == NULL && p->launches == NULL;
+      for (unsigned i = 0; i < p->num_threads && idle; ++i)
+        idle = is_idle (p, i);
+      if (idle)
+        fn (arg);
+      pthread_mutex_unlock (&p->lock);
+      if (idle)
+        return true;
+      if (waited_us >= wait_ms * 1000u)
+        return false;
+      struct timespec pause = { 0, 200 * 1000 };
+      nanosleep (&pause, NULL);
+    }
 }
 
 void

@@ -153,12 +153,14 @@ bool pt_pool_launch_release (pt_pool_launch *l);
 /* Stops handing out work: every worker's pt_pool_wait returns false.  */
 void pt_pool_shutdown (pt_pool *p);
 
-/* Calls fn (arg) under the pool lock if every worker is idle (spinning
-   or asleep) and nothing is queued, and returns whether it did.  While fn
-   runs no worker can start anything (that takes the lock), and whatever a
-   worker did before it went idle happens before fn (it flagged itself
-   idle under the lock): fn may read the workers' own state.  */
-bool pt_pool_when_idle (pt_pool *p, void (*fn) (void *), void *arg);
+/* Calls fn (arg) under the pool lock once every worker is idle (spinning
+   or asleep) and nothing is queued, waiting up to wait_ms for that, and
+   returns whether it did.  While fn runs no worker can start anything
+   (that takes the lock), and whatever a worker did before it went idle
+   happens before fn (it flagged itself idle under the lock): fn may read
+   the workers' own state.  */
+bool pt_pool_when_idle (pt_pool *p, void (*fn) (void *), void *arg,
+                        unsigned wait_ms);
 
 #ifdef __GNUC__
 #pragma GCC visibility pop

@@ -303,3 +303,27 @@ pt_workers_stop (pt_workers *s, pts_sched_stats totals[WGD_NUM_SCHEDULES])
 {
   stop_workers (s, s->num_threads, totals);
 }
+
+typedef struct
+{
+  pt_workers *s;
+  pts_sched_stats *totals;
+} stats_sum;
+
+/* Under the pool lock, every worker idle (pt_pool_when_idle).  */
+static void
+sum_stats (void *arg)
+{
+  stats_sum *a = arg;
+  for (unsigned i = 0; i < a->s->num_threads; ++i)
+    pts_add (a->totals, &a->s->workers[i].runner.stats);
+}
+
+bool
+pt_workers_stats_if_idle (pt_workers *s,
+                          pts_sched_stats totals[WGD_NUM_SCHEDULES],
+                          unsigned wait_ms)
+{
+  stats_sum a = { s, totals };
+  return pt_pool_when_idle (&s->pool, sum_stats, &a, wait_ms);
+}

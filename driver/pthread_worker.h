@@ -64,6 +64,13 @@ cl_int pt_workers_start (pt_workers *s, cl_device_id dev,
 void pt_workers_stop (pt_workers *s,
                       pts_sched_stats totals[WGD_NUM_SCHEDULES]);
 
+/* Adds the running workers' statistics to totals once every worker is
+   idle (pt_pool_when_idle, waiting up to wait_ms), leaving them running;
+   false if some were still busy.  */
+bool pt_workers_stats_if_idle (pt_workers *s,
+                               pts_sched_stats totals[WGD_NUM_SCHEDULES],
+                               unsigned wait_ms);
+
 #ifdef __GNUC__
 #pragma GCC visibility pop
 #endif

@@ -7,6 +7,16 @@
                                   launches still all run, nothing hangs
      cl_lifecycle exit            exit() with long kernels queued and
                                   running; the process ends, status 0
+     cl_lifecycle late MODULE     a launch from the destructor of MODULE
+                                  (late_lib.c), loaded with dlopen after
+                                  OpenCL is set up, so that it is
+                                  finalised after PoCL: the launch still
+                                  runs, exactly once, and the process ends
+                                  with status 0.  With POCL_PTHREAD_STATS=1
+                                  the driver prints its statistics from a
+                                  destructor; it must not stop the workers
+                                  that such a launch needs (check_late.sh
+                                  checks the order)
      cl_lifecycle cycles N [MAX_HEAP_GROWTH_KIB]
                                   N rounds of context, queue, program,
                                   kernel, buffer, one checked launch,
@@ -24,6 +34,7 @@
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
+#include <dlfcn.h>
 #include <malloc.h>
 #include <stdint.h>
 #include <unistd.h>
@@ -144,6 +155,49 @@ run_exit (void)
   exit (0);
 }
 
+/* cl_lifecycle late: the environment the module's destructor uses.  */
+static cltest_env late_env;
+static count_job late_job;
+
+static void
+late_launch (void)
+{
+  printf ("late launch from a destructor: starting\n");
+  fflush (stdout);
+  count_job_enqueue (&late_job, late_env.q, 64);
+  CL_OK (clFinish (late_env.q));
+  size_t wrong = count_job_wrong (&late_job);
+  printf ("late launch from a destructor: %zu of %zu work-items wrong\n",
+          wrong, late_job.n);
+  fflush (stdout);
+  if (wrong != 0)
+    _exit (1);
+}
+
+static int
+run_late (const char *module)
+{
+  cltest_open (&late_env, count_source, COUNT_OPTIONS);
+  count_job_init (&late_job, late_env.ctx, late_env.prog, 4096);
+  /* One launch first, so that the workers are running at exit.  */
+  count_job_enqueue (&late_job, late_env.q, 64);
+  CL_OK (clFinish (late_env.q));
+  CHECK (count_job_wrong (&late_job) == 0, "the first launch went wrong");
+  /* Loaded after PoCL: finalised after it.  */
+  void *h = dlopen (module, RTLD_NOW);
+  if (h == NULL)
+    {
+      fprintf (stderr, "dlopen %s: %s\n", module, dlerror ());
+      return 1;
+    }
+  void (*arm) (void (*) (void))
+      = (void (*) (void (*) (void)))dlsym (h, "late_lib_arm");
+  CHECK (arm != NULL, "no late_lib_arm in %s", module);
+  if (arm != NULL)
+    arm (late_launch);
+  return cltest_finish ("lifecycle late");
+}
+
 /* PoCL shuts the devices down only when no context is left, and the last
    reference to a context can be dropped by a worker a moment after
    clFinish returned (with the command's event), in which case the unload
@@ -239,10 +293,12 @@ main (int argc, char **argv)
     return run_inflight ();
   if (argc >= 2 && strcmp (argv[1], "exit") == 0)
     return run_exit ();
+  if (argc >= 3 && strcmp (argv[1], "late") == 0)
+    return run_late (argv[2]);
   if (argc >= 3 && strcmp (argv[1], "cycles") == 0)
     return run_cycles ((unsigned)atoi (argv[2]),
                        argc >= 4 ? atol (argv[3]) : 4096);
-  fprintf (stderr, "usage: cl_lifecycle inflight | exit | cycles N "
-                   "[MAX_HEAP_GROWTH_KIB]\n");
+  fprintf (stderr, "usage: cl_lifecycle inflight | exit | late MODULE | "
+                   "cycles N [MAX_HEAP_GROWTH_KIB]\n");
   return 2;
 }
