@@ -13,15 +13,77 @@
 #include <alloca.h>
 #endif
 #endif
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h> /* alloca on the BSDs */
 #include <string.h>
+#include <time.h>
 
 #include "common.h"
 #include "common_driver.h"
 #include "common_utils.h"
 #include "pocl_builtin_kernels.h"
 #include "pocl_util.h"
+
+/* Kernel builds at exit.  PoCL builds a work-group function (with LLVM)
+   the first time a kernel runs with given local sizes, in the worker that
+   takes the command.  If the program calls exit() meanwhile, exit runs the
+   destructors of LLVM's and clang's static objects (registered with
+   __cxa_atexit as they were constructed) under that worker, which then
+   crashes (cl_lifecycle_exit_compiling: a pure virtual call in clang's
+   option table, or SIGSEGV).  A destructor function of this driver would
+   run too late: glibc runs those after every handler registered with
+   atexit.  So each build registers, before it starts, a handler that
+   waits for the builds in flight: exit runs it before the destructors of
+   every static object constructed so far, the ones the build uses
+   (clBuildProgram, on the host, constructed the compiler's; earlier builds
+   the code generator's).  A static object first constructed by this very
+   build is not covered, nor is a build that starts once the handlers ran.
+   One handler per build that follows a finished build, so a program
+   registers at most one per kernel build (each build takes far longer than
+   registering).  */
+static atomic_uint builds_in_flight;
+
+/* Whether the next build must register a handler: a build may have
+   constructed static objects since the last registration.  Exchanged, so
+   that one of concurrent builds registers (PoCL serialises the builds
+   themselves under its dlhandle lock).  */
+static atomic_bool build_needs_handler = true;
+
+static void
+wait_for_builds_at_exit (void)
+{
+  /* Polled: this is for exit only; a minute is far more than a build
+     takes, and past it the program exits as it would have.  */
+  for (unsigned waited_ms = 0; waited_ms < 60 * 1000; ++waited_ms)
+    {
+      /* Acquire, pairing with build_end: the build's effects happen before
+         the rest of exit.  */
+      if (atomic_load_explicit (&builds_in_flight, memory_order_acquire) == 0)
+        return;
+      struct timespec pause = { 0, 1000 * 1000 };
+      nanosleep (&pause, NULL);
+    }
+}
+
+static void
+build_begin (void)
+{
+  /* Relaxed: no ordering makes a build that starts while exit is already
+     in the handler covered; one that started before is seen by the
+     handler's load (coherence), which is all the handler needs.  */
+  atomic_fetch_add_explicit (&builds_in_flight, 1, memory_order_relaxed);
+  if (atomic_exchange_explicit (&build_needs_handler, false,
+                                memory_order_relaxed))
+    atexit (wait_for_builds_at_exit); /* if it fails, as before */
+}
+
+static void
+build_end (void)
+{
+  atomic_store_explicit (&build_needs_handler, true, memory_order_relaxed);
+  atomic_fetch_sub_explicit (&builds_in_flight, 1, memory_order_release);
+}
 
 /* One launch: the pool's view of it first, then what only this layer
    uses, then the dispatcher, all in one allocation.  */
@@ -128,10 +190,13 @@ pt_kernel_run_command (const pt_kernel_env *env, pt_runner *r,
       return;
     }
 
+  /* Both calls may run LLVM (a kernel not in the caches yet).  */
+  build_begin ();
   if (pocl_driver_build_gvar_init_kernel (program, dev_i, cmd->device,
                                           pocl_cpu_gvar_init_callback)
       != 0)
     {
+      build_end ();
       complete_at_once (cmd, CL_FAILED,
                         "CPU: failed to compile the global-variable "
                         "initialiser kernel");
@@ -142,6 +207,7 @@ pt_kernel_run_command (const pt_kernel_env *env, pt_runner *r,
   pocl_sanitize_builtin_kernel_name (kernel, &saved_name);
   void *binary = pocl_check_kernel_dlhandle_cache (cmd, CL_TRUE, CL_TRUE);
   pocl_restore_builtin_kernel_name (kernel, saved_name);
+  build_end ();
   cmd->command.run.device_data = binary;
   if (binary == NULL)
     {

@@ -7,6 +7,14 @@
                                   launches still all run, nothing hangs
      cl_lifecycle exit            exit() with long kernels queued and
                                   running; the process ends, status 0
+     cl_lifecycle exit-compiling  exit() while a worker is building the
+                                  kernel (POCL_CACHE_DIR must be empty:
+                                  check_exit_compiling.sh): after one
+                                  build (local size 32) to the end, the
+                                  program launches with local size 64,
+                                  waits until that build's directory
+                                  appears in the cache, then exits; the
+                                  process ends, status 0
      cl_lifecycle late MODULE     a launch from the destructor of MODULE
                                   (late_lib.c), loaded with dlopen after
                                   OpenCL is set up, so that it is
@@ -35,6 +43,7 @@
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
 #include <dlfcn.h>
+#include <glob.h>
 #include <malloc.h>
 #include <stdint.h>
 #include <unistd.h>
@@ -140,10 +149,16 @@ run_exit (void)
   const size_t n = 1 << 16;
   cl_mem out
       = cltest_buffer (&e, CL_MEM_WRITE_ONLY, n * sizeof (cl_uint), NULL);
-  cl_uint rounds = 20000;
+  /* One short launch first, so that the work-group function is built:
+     exit() is to meet kernels running, not a build (exit-compiling).  */
+  cl_uint rounds = 1;
   CL_OK (clSetKernelArg (k, 0, sizeof (out), &out));
   CL_OK (clSetKernelArg (k, 1, sizeof (rounds), &rounds));
   size_t local = 64;
+  CL_OK (clEnqueueNDRangeKernel (e.q, k, 1, NULL, &n, &local, 0, NULL, NULL));
+  CL_OK (clFinish (e.q));
+  rounds = 20000;
+  CL_OK (clSetKernelArg (k, 1, sizeof (rounds), &rounds));
   for (int i = 0; i < 50; ++i)
     CL_OK (
         clEnqueueNDRangeKernel (e.q, k, 1, NULL, &n, &local, 0, NULL, NULL));
@@ -151,6 +166,63 @@ run_exit (void)
   /* Let the workers get going, so exit() meets them mid-kernel.  */
   usleep (50 * 1000);
   printf ("exiting with 50 long launches queued\n");
+  fflush (stdout);
+  exit (0);
+}
+
+/* The kernel "slow" with local size 64, as PoCL's kernel cache names the
+   directory it creates when it starts building that work-group function
+   (after generating it, before the code generation and the link).  */
+static int
+slow_kernel_being_built (const char *cache)
+{
+  char pattern[4096];
+  snprintf (pattern, sizeof (pattern), "%s/*/*/slow/64-1-1*", cache);
+  glob_t g;
+  int found = glob (pattern, GLOB_NOSORT, NULL, &g) == 0 && g.gl_pathc > 0;
+  globfree (&g);
+  return found;
+}
+
+static int
+run_exit_compiling (void)
+{
+  const char *cache = getenv ("POCL_CACHE_DIR");
+  CHECK (cache != NULL && !slow_kernel_being_built (cache),
+         "exit-compiling needs an empty POCL_CACHE_DIR");
+  if (check_failures)
+    return cltest_finish ("cl_lifecycle exit-compiling");
+  cltest_env e;
+  cltest_open (&e, slow_source, NULL);
+  cl_kernel k = cltest_kernel (&e, "slow");
+  const size_t n = 1 << 16;
+  cl_mem out
+      = cltest_buffer (&e, CL_MEM_WRITE_ONLY, n * sizeof (cl_uint), NULL);
+  cl_uint rounds = 20000;
+  CL_OK (clSetKernelArg (k, 0, sizeof (out), &out));
+  CL_OK (clSetKernelArg (k, 1, sizeof (rounds), &rounds));
+  /* A first build, of local size 32, to the end: the code generator's
+     static objects exist before the build that exit() meets (the driver
+     covers those, not ones that very build constructs first).  */
+  size_t local = 32;
+  CL_OK (
+      clEnqueueNDRangeKernel (e.q, k, 1, NULL, &local, &local, 0, NULL, NULL));
+  CL_OK (clFinish (e.q));
+  local = 64;
+  for (int i = 0; i < 8; ++i)
+    CL_OK (
+        clEnqueueNDRangeKernel (e.q, k, 1, NULL, &n, &local, 0, NULL, NULL));
+  CL_OK (clFlush (e.q));
+  /* 1 ms polls, for at most 5 minutes (a build takes seconds even on a
+     busy machine).  */
+  for (unsigned polls = 0; !slow_kernel_being_built (cache); ++polls)
+    {
+      CHECK (polls < 300 * 1000, "no worker started building the kernel");
+      if (check_failures)
+        return cltest_finish ("cl_lifecycle exit-compiling");
+      usleep (1000);
+    }
+  printf ("exiting while a worker builds the kernel\n");
   fflush (stdout);
   exit (0);
 }
@@ -293,12 +365,14 @@ main (int argc, char **argv)
     return run_inflight ();
   if (argc >= 2 && strcmp (argv[1], "exit") == 0)
     return run_exit ();
+  if (argc >= 2 && strcmp (argv[1], "exit-compiling") == 0)
+    return run_exit_compiling ();
   if (argc >= 3 && strcmp (argv[1], "late") == 0)
     return run_late (argv[2]);
   if (argc >= 3 && strcmp (argv[1], "cycles") == 0)
     return run_cycles ((unsigned)atoi (argv[2]),
                        argc >= 4 ? atol (argv[3]) : 4096);
-  fprintf (stderr, "usage: cl_lifecycle inflight | exit | late MODULE | "
-                   "cycles N [MAX_HEAP_GROWTH_KIB]\n");
+  fprintf (stderr, "usage: cl_lifecycle inflight | exit | exit-compiling | "
+                   "late MODULE | cycles N [MAX_HEAP_GROWTH_KIB]\n");
   return 2;
 }
