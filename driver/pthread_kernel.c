@@ -39,16 +39,28 @@
    (clBuildProgram, on the host, constructed the compiler's; earlier builds
    the code generator's).  A static object first constructed by this very
    build is not covered, nor is a build that starts once the handlers ran.
-   One handler per build that follows a finished build, so a program
-   registers at most one per kernel build (each build takes far longer than
-   registering).  */
+   Every launch goes through build_begin and build_end, but most find the
+   kernel built (PoCL's caches, microseconds): only a call that took over
+   BUILD_NS_MIN, a real build (or a cache lookup preempted that long),
+   makes the next call register a handler, so a program registers about
+   one per kernel build, not one per launch.  */
 static atomic_uint builds_in_flight;
 
-/* Whether the next build must register a handler: a build may have
+/* Whether the next call must register a handler: a build may have
    constructed static objects since the last registration.  Exchanged, so
-   that one of concurrent builds registers (PoCL serialises the builds
+   that one of concurrent calls registers (PoCL serialises the builds
    themselves under its dlhandle lock).  */
 static atomic_bool build_needs_handler = true;
+
+#define BUILD_NS_MIN (1000 * 1000)
+
+static uint64_t
+now_ns (void)
+{
+  struct timespec t;
+  clock_gettime (CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
 
 static void
 wait_for_builds_at_exit (void)
@@ -66,7 +78,8 @@ wait_for_builds_at_exit (void)
     }
 }
 
-static void
+/* Returns when it began, for build_end.  */
+static uint64_t
 build_begin (void)
 {
   /* Relaxed: no ordering makes a build that starts while exit is already
@@ -76,12 +89,14 @@ build_begin (void)
   if (atomic_exchange_explicit (&build_needs_handler, false,
                                 memory_order_relaxed))
     atexit (wait_for_builds_at_exit); /* if it fails, as before */
+  return now_ns ();
 }
 
 static void
-build_end (void)
+build_end (uint64_t began)
 {
-  atomic_store_explicit (&build_needs_handler, true, memory_order_relaxed);
+  if (now_ns () - began >= BUILD_NS_MIN)
+    atomic_store_explicit (&build_needs_handler, true, memory_order_relaxed);
   atomic_fetch_sub_explicit (&builds_in_flight, 1, memory_order_release);
 }
 
@@ -191,12 +206,12 @@ pt_kernel_run_command (const pt_kernel_env *env, pt_runner *r,
     }
 
   /* Both calls may run LLVM (a kernel not in the caches yet).  */
-  build_begin ();
+  uint64_t build_began = build_begin ();
   if (pocl_driver_build_gvar_init_kernel (program, dev_i, cmd->device,
                                           pocl_cpu_gvar_init_callback)
       != 0)
     {
-      build_end ();
+      build_end (build_began);
       complete_at_once (cmd, CL_FAILED,
                         "CPU: failed to compile the global-variable "
                         "initialiser kernel");
@@ -207,7 +222,7 @@ pt_kernel_run_command (const pt_kernel_env *env, pt_runner *r,
   pocl_sanitize_builtin_kernel_name (kernel, &saved_name);
   void *binary = pocl_check_kernel_dlhandle_cache (cmd, CL_TRUE, CL_TRUE);
   pocl_restore_builtin_kernel_name (kernel, saved_name);
-  build_end ();
+  build_end (build_began);
   cmd->command.run.device_data = binary;
   if (binary == NULL)
     {

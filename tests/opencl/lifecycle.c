@@ -140,29 +140,40 @@ run_inflight (void)
   return cltest_finish ("cl_lifecycle inflight");
 }
 
-static int
-run_exit (void)
+/* Sets up e with the kernel "slow" and queues `launches` long launches of
+   it (local size 64), flushed, after one one-group launch of local size
+   warm_local run to the end: that builds the work-group function for
+   warm_local.  */
+static void
+queue_slow_launches (cltest_env *e, size_t warm_local, int launches)
 {
-  cltest_env e;
-  cltest_open (&e, slow_source, NULL);
-  cl_kernel k = cltest_kernel (&e, "slow");
+  cltest_open (e, slow_source, NULL);
+  cl_kernel k = cltest_kernel (e, "slow");
   const size_t n = 1 << 16;
   cl_mem out
-      = cltest_buffer (&e, CL_MEM_WRITE_ONLY, n * sizeof (cl_uint), NULL);
-  /* One short launch first, so that the work-group function is built:
-     exit() is to meet kernels running, not a build (exit-compiling).  */
+      = cltest_buffer (e, CL_MEM_WRITE_ONLY, n * sizeof (cl_uint), NULL);
   cl_uint rounds = 1;
   CL_OK (clSetKernelArg (k, 0, sizeof (out), &out));
   CL_OK (clSetKernelArg (k, 1, sizeof (rounds), &rounds));
-  size_t local = 64;
-  CL_OK (clEnqueueNDRangeKernel (e.q, k, 1, NULL, &n, &local, 0, NULL, NULL));
-  CL_OK (clFinish (e.q));
+  CL_OK (clEnqueueNDRangeKernel (e->q, k, 1, NULL, &warm_local, &warm_local, 0,
+                                 NULL, NULL));
+  CL_OK (clFinish (e->q));
   rounds = 20000;
   CL_OK (clSetKernelArg (k, 1, sizeof (rounds), &rounds));
-  for (int i = 0; i < 50; ++i)
+  size_t local = 64;
+  for (int i = 0; i < launches; ++i)
     CL_OK (
-        clEnqueueNDRangeKernel (e.q, k, 1, NULL, &n, &local, 0, NULL, NULL));
-  CL_OK (clFlush (e.q));
+        clEnqueueNDRangeKernel (e->q, k, 1, NULL, &n, &local, 0, NULL, NULL));
+  CL_OK (clFlush (e->q));
+}
+
+static int
+run_exit (void)
+{
+  /* The work-group function is built first (the same local size): exit()
+     is to meet kernels running, not a build (exit-compiling).  */
+  cltest_env e;
+  queue_slow_launches (&e, 64, 50);
   /* Let the workers get going, so exit() meets them mid-kernel.  */
   usleep (50 * 1000);
   printf ("exiting with 50 long launches queued\n");
@@ -192,27 +203,11 @@ run_exit_compiling (void)
          "exit-compiling needs an empty POCL_CACHE_DIR");
   if (check_failures)
     return cltest_finish ("cl_lifecycle exit-compiling");
-  cltest_env e;
-  cltest_open (&e, slow_source, NULL);
-  cl_kernel k = cltest_kernel (&e, "slow");
-  const size_t n = 1 << 16;
-  cl_mem out
-      = cltest_buffer (&e, CL_MEM_WRITE_ONLY, n * sizeof (cl_uint), NULL);
-  cl_uint rounds = 20000;
-  CL_OK (clSetKernelArg (k, 0, sizeof (out), &out));
-  CL_OK (clSetKernelArg (k, 1, sizeof (rounds), &rounds));
   /* A first build, of local size 32, to the end: the code generator's
      static objects exist before the build that exit() meets (the driver
      covers those, not ones that very build constructs first).  */
-  size_t local = 32;
-  CL_OK (
-      clEnqueueNDRangeKernel (e.q, k, 1, NULL, &local, &local, 0, NULL, NULL));
-  CL_OK (clFinish (e.q));
-  local = 64;
-  for (int i = 0; i < 8; ++i)
-    CL_OK (
-        clEnqueueNDRangeKernel (e.q, k, 1, NULL, &n, &local, 0, NULL, NULL));
-  CL_OK (clFlush (e.q));
+  cltest_env e;
+  queue_slow_launches (&e, 32, 8);
   /* 1 ms polls, for at most 5 minutes (a build takes seconds even on a
      busy machine).  */
   for (unsigned polls = 0; !slow_kernel_being_built (cache); ++polls)
