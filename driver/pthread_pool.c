@@ -32,6 +32,12 @@
       before w (P1), never left queued because w took another device's
       command instead.
 
+   The flags P1-P3 speak of are mirrored by the bitmap idle_bits, which is
+   what pushers search (pthread_pool.h).  Both change together, in
+   pt_idle_set, under the lock: whatever P1-P3 say of a worker's flag
+   holds of its bit, and a pusher that finds no bit set has seen every
+   flag clear.
+
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
 #define _GNU_SOURCE
@@ -48,6 +54,13 @@
 
 #include "pthread_spin.h"
 
+#ifdef PT_POOL_TEST_HOOKS
+unsigned long pt_pool_scan_words;
+#define PT_COUNT_SCAN_WORD() (++pt_pool_scan_words)
+#else
+#define PT_COUNT_SCAN_WORD() ((void)0)
+#endif
+
 cl_int
 pt_pool_init (pt_pool *p, unsigned num_threads, uint64_t spin_ns,
               bool oversubscribed, bool skip_claimed)
@@ -61,7 +74,19 @@ pt_pool_init (pt_pool *p, unsigned num_threads, uint64_t spin_ns,
   p->idle = pocl_aligned_malloc (WGD_CACHELINE, bytes);
   if (p->idle == NULL)
     return CL_OUT_OF_HOST_MEMORY;
+  size_t bit_bytes = PT_IDLE_WORDS (p->num_threads) * sizeof (uint64_t);
+  p->idle_bits = pocl_aligned_malloc (WGD_CACHELINE, 2 * bit_bytes);
+  if (p->idle_bits == NULL)
+    {
+      pocl_aligned_free (p->idle);
+      p->idle = NULL; /* pt_pool_destroy then frees nothing */
+      return CL_OUT_OF_HOST_MEMORY;
+    }
+  p->spin_bits = p->idle_bits + PT_IDLE_WORDS (p->num_threads);
   memset (p->idle, 0, bytes);
+  /* Nobody idle, as no flag is set: the invariant of idle_bits and
+     spin_bits.  */
+  memset (p->idle_bits, 0, 2 * bit_bytes);
   for (unsigned i = 0; i < p->num_threads; ++i)
     pthread_cond_init (&p->idle[i].wake, NULL);
   pthread_mutex_init (&p->lock, NULL);
@@ -80,6 +105,9 @@ pt_pool_destroy (pt_pool *p)
     pthread_cond_destroy (&p->idle[i].wake);
   pocl_aligned_free (p->idle);
   p->idle = NULL;
+  pocl_aligned_free (p->idle_bits); /* spin_bits with it */
+  p->idle_bits = NULL;
+  p->spin_bits = NULL;
   pthread_mutex_destroy (&p->lock);
 }
 
@@ -133,21 +161,64 @@ static bool
 take_idle (pt_pool *p, unsigned index, _cl_command_node *cmd)
 {
   pt_idle *w = &p->idle[index];
+  bool spinning = w->spinning;
   w->woken_for = cmd;
-  if (w->spinning)
+  /* Both flags clear: a worker sets one of them at a time
+     (pt_pool_wait), so this clears the one that was set; its bit goes
+     with it, and the next search passes this worker.  */
+  pt_idle_set (p, index, false, false);
+  if (spinning)
     {
-      w->spinning = false;
       kick (p, index);
       return false;
     }
-  w->sleeping = false;
   return true;
 }
 
-static inline bool
-is_idle (const pt_pool *p, unsigned index)
+/* The bits of bitmap `map` (idle_bits or spin_bits) for workers
+   [from, end), from the word that holds `from` only (end > from): 64
+   workers in one read.  Under the lock.  */
+static inline uint64_t
+bits_word (const uint64_t *map, unsigned from, unsigned end)
 {
-  return p->idle[index].spinning || p->idle[index].sleeping;
+  unsigned base = from / PT_IDLE_WORD_BITS * PT_IDLE_WORD_BITS;
+  uint64_t bits = map[from / PT_IDLE_WORD_BITS];
+  PT_COUNT_SCAN_WORD ();
+  bits &= ~(uint64_t)0 << (from - base);
+  if (end - base < PT_IDLE_WORD_BITS)
+    bits &= ((uint64_t)1 << (end - base)) - 1;
+  return bits;
+}
+
+static inline uint64_t
+idle_word (const pt_pool *p, unsigned from, unsigned end)
+{
+  return bits_word (p->idle_bits, from, end);
+}
+
+/* The first worker of [from, end) whose bit is set in `map`, or end if
+   none.  Under the lock.  A word at a time.  */
+static unsigned
+first_set (const uint64_t *map, unsigned from, unsigned end)
+{
+  while (from < end)
+    {
+      uint64_t bits = bits_word (map, from, end);
+      unsigned base = from / PT_IDLE_WORD_BITS * PT_IDLE_WORD_BITS;
+      if (bits != 0)
+        return base + (unsigned)__builtin_ctzll (bits);
+      from = base + PT_IDLE_WORD_BITS;
+    }
+  return end;
+}
+
+/* The idle worker of [from, end) a push should take, or end if none:
+   the first spinner, else the first sleeper.  Under the lock.  */
+static unsigned
+idle_to_take (const pt_pool *p, unsigned from, unsigned end)
+{
+  unsigned i = first_set (p->spin_bits, from, end);
+  return i < end ? i : first_set (p->idle_bits, from, end);
 }
 
 void
@@ -160,15 +231,12 @@ pt_pool_push_command (pt_pool *p, _cl_command_node *cmd)
   pthread_mutex_lock (&p->lock);
   DL_APPEND (p->commands, cmd);
   /* One worker suffices for a command: take one idle worker of the
-     device, spinning or asleep (P2, P3).  If none is idle, the busy ones
-     search the queue before they go idle (P1).  */
-  for (unsigned i = 0; i < count; ++i)
-    if (is_idle (p, first + i))
-      {
-        if (take_idle (p, first + i, cmd))
-          woken = first + i;
-        break;
-      }
+     device (P2, P3), a spinner if there is one: it answers at once,
+     where a sleeper takes a futex wake-up.  If none is idle, the busy
+     ones search the queue before they go idle (P1).  */
+  unsigned i = idle_to_take (p, first, first + count);
+  if (i < first + count && take_idle (p, i, cmd))
+    woken = i;
   pthread_mutex_unlock (&p->lock);
   if (woken < p->num_threads)
     wake_signal (p, woken);
@@ -204,19 +272,39 @@ pt_pool_wake_helpers (pt_pool *p, pt_pool_launch *l, unsigned n)
      look at each worker at most once, not each joiner at every worker.
      Nothing is lost by not looking again: a worker that was busy, or
      became idle after the cursor passed it, searches the launch list
-     before it goes idle (P1) and joins by itself.  */
+     before it goes idle (P1) and joins by itself.  Busy workers are
+     passed a word of idle_bits at a time, unlooked at; the idle ones of
+     a word are taken from the one read.  */
+  unsigned first = l->first_thread;
+  unsigned end = first + l->num_threads;
+  unsigned at = first + l->wake_cursor; /* the next worker to look at */
   unsigned taken = 0;
-  while (l->wake_cursor < l->num_threads && taken < n)
+  while (at < end && taken < n)
     {
-      unsigned i = l->wake_cursor++;
-      unsigned index = l->first_thread + i;
-      if (is_idle (p, index) && wgd_thread_has_work (l->dispatch, i))
+      uint64_t bits = idle_word (p, at, end);
+      unsigned base = at / PT_IDLE_WORD_BITS * PT_IDLE_WORD_BITS;
+      /* Unless we stop inside it, the whole word is passed.  */
+      at = end - base > PT_IDLE_WORD_BITS ? base + PT_IDLE_WORD_BITS : end;
+      while (bits != 0)
         {
+          unsigned index = base + (unsigned)__builtin_ctzll (bits);
+          bits &= bits - 1;
+          /* The bit was read before any take below, and a take clears
+             only the bit of the worker taken: index is still idle.  */
+          if (!wgd_thread_has_work (l->dispatch, index - first))
+            continue;
           if (take_idle (p, index, NULL))
             woken[k++] = index;
-          ++taken;
+          if (++taken == n)
+            {
+              /* Stop here: the workers after index in this word have not
+                 been looked at.  */
+              at = index + 1;
+              break;
+            }
         }
     }
+  l->wake_cursor = at - first;
   pthread_mutex_unlock (&p->lock);
   for (unsigned i = 0; i < k; ++i)
     wake_signal (p, woken[i]);
@@ -342,24 +430,38 @@ pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
           /* relaxed: see kick.  */
           uint64_t seen
               = atomic_load_explicit (&me->kick, memory_order_relaxed);
-          me->spinning = true;
+          pt_idle_set (p, index, true, false);
           pthread_mutex_unlock (&p->lock);
           spun = !pt_spin_until_changed (&me->kick, seen, p->spin_ns,
                                          p->oversubscribed);
           pthread_mutex_lock (&p->lock);
-          me->spinning = false;
+          /* Cleared already if a pusher took us (P2).  */
+          pt_idle_set (p, index, false, false);
           continue;
         }
       /* Then sleep until someone hands us work (P1, P3).  */
       spun = false;
-      me->sleeping = true;
+      pt_idle_set (p, index, false, true);
       while (me->sleeping && !p->shutdown)
         pthread_cond_wait (&me->wake, &p->lock);
-      me->sleeping = false;
+      pt_idle_set (p, index, false, false);
     }
   bool running = !p->shutdown;
   pthread_mutex_unlock (&p->lock);
   return running;
+}
+
+/* Whether every worker is idle (spinning or asleep).  Under the lock.
+   Whole words of idle_bits: the bits past num_threads are clear.  */
+static bool
+all_idle (const pt_pool *p)
+{
+  unsigned full = p->num_threads / PT_IDLE_WORD_BITS;
+  unsigned rest = p->num_threads % PT_IDLE_WORD_BITS;
+  for (unsigned w = 0; w < full; ++w)
+    if (p->idle_bits[w] != ~(uint64_t)0)
+      return false;
+  return rest == 0 || p->idle_bits[full] == ((uint64_t)1 << rest) - 1;
 }
 
 bool
@@ -371,9 +473,7 @@ pt_pool_when_idle (pt_pool *p, void (*fn) (void *), void *arg,
   for (unsigned waited_us = 0;; waited_us += 200)
     {
       pthread_mutex_lock (&p->lock);
-      bool idle = p->commands == NULL && p->launches == NULL;
-      for (unsigned i = 0; i < p->num_threads && idle; ++i)
-        idle = is_idle (p, i);
+      bool idle = p->commands == NULL && p->launches == NULL && all_idle (p);
       if (idle)
         fn (arg);
       pthread_mutex_unlock (&p->lock);
@@ -394,7 +494,8 @@ pt_pool_shutdown (pt_pool *p)
   for (unsigned i = 0; i < p->num_threads; ++i)
     {
       kick (p, i); /* P4: cuts spins short */
-      p->idle[i].sleeping = false;
+      /* A spinner keeps its flag, and clears it when its spin ends.  */
+      pt_idle_set (p, i, p->idle[i].spinning, false);
     }
   pthread_mutex_unlock (&p->lock);
   for (unsigned i = 0; i < p->num_threads; ++i)

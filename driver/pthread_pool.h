@@ -13,7 +13,9 @@
    push handing them work bumps (pthread_spin.h), then sleep on a
    condition variable of their own.  A command wakes or kicks one worker;
    a launch wakes helpers in a tree, only while it has work-groups to
-   share (pt_pool_wake_helpers).  The hand-off
+   share (pt_pool_wake_helpers).  Both find idle workers in a bitmap, 64
+   workers a word, so that a push with most workers busy reads T / 64
+   words under the pool lock, not T workers' flags.  The hand-off
    between a push and a worker deciding to sleep is the protocol P1-P3 at
    the top of pthread_pool.c, modelled in tests/model/pool_wake.pml.
 
@@ -95,7 +97,43 @@ typedef struct
   bool oversubscribed; /* more threads than allowed CPUs: spinners yield */
   bool skip_claimed;   /* POCL_PTHREAD_SKIP_CLAIMED */
   pt_idle *idle;       /* num_threads of them */
+  /* Bit i % 64 of word i / 64 is set iff worker i is idle:
+     idle[i].spinning || idle[i].sleeping.  Under the pool lock (the
+     pointer is set by pt_pool_init).  pt_idle_set is the one way to
+     change those flags, and changes the bit with them, so the invariant
+     holds whenever the lock is free; bits past num_threads stay clear.
+     Searches for an idle worker read the words, never the flags.  */
+  uint64_t *idle_bits; /* PT_IDLE_WORDS (num_threads) words */
+  /* The same for idle[i].spinning alone (a subset of idle_bits): a push
+     prefers a spinner, which answers a kick in well under a microsecond,
+     to a sleeper, which a futex wake-up takes tens of.  */
+  uint64_t *spin_bits; /* PT_IDLE_WORDS (num_threads) words */
 } pt_pool;
+
+/* Workers per word of pt_pool.idle_bits, and the words for n workers.  */
+#define PT_IDLE_WORD_BITS 64u
+#define PT_IDLE_WORDS(n) (((n) + PT_IDLE_WORD_BITS - 1) / PT_IDLE_WORD_BITS)
+
+/* Sets worker `index`'s idle flags and its bit of idle_bits with them.
+   Under the pool lock.  The pool's (pthread_pool.c), and tests/pool's,
+   which set the flags as a worker would; no other layer touches them.  */
+static inline void
+pt_idle_set (pt_pool *p, unsigned index, bool spinning, bool sleeping)
+{
+  uint64_t bit = (uint64_t)1 << (index % PT_IDLE_WORD_BITS);
+  uint64_t *word = &p->idle_bits[index / PT_IDLE_WORD_BITS];
+  uint64_t *spin_word = &p->spin_bits[index / PT_IDLE_WORD_BITS];
+  p->idle[index].spinning = spinning;
+  p->idle[index].sleeping = sleeping;
+  if (spinning || sleeping)
+    *word |= bit;
+  else
+    *word &= ~bit;
+  if (spinning)
+    *spin_word |= bit;
+  else
+    *spin_word &= ~bit;
+}
 
 /* What pt_pool_wait hands a worker.  */
 typedef struct
@@ -138,7 +176,8 @@ void pt_pool_push_launch (pt_pool *p, pt_pool_launch *l);
    a launch is too small to share: a one-work-group launch wakes nobody.
    All calls for one launch together look at each of its workers at most
    once (a cursor), so a launch costs O(T) looks under the lock, not O(T)
-   per joiner.  */
+   per joiner; and the cursor passes busy workers 64 at a time (idle_bits),
+   so only idle workers are looked at one by one.  */
 #define PT_WAKE_FAN_OUT 2
 void pt_pool_wake_helpers (pt_pool *p, pt_pool_launch *l, unsigned n);
 
@@ -161,6 +200,13 @@ void pt_pool_shutdown (pt_pool *p);
    the workers' own state.  */
 bool pt_pool_when_idle (pt_pool *p, void (*fn) (void *), void *arg,
                         unsigned wait_ms);
+
+#ifdef PT_POOL_TEST_HOOKS
+/* Words of idle_bits read by pt_pool_push_command and
+   pt_pool_wake_helpers, under the lock; tests/pool reads and resets it.
+   Only in builds with PT_POOL_TEST_HOOKS.  */
+extern unsigned long pt_pool_scan_words;
+#endif
 
 #ifdef __GNUC__
 #pragma GCC visibility pop

@@ -2,7 +2,8 @@
    (stub/), driven from one thread: each test sets the idle flags of the
    workers under the pool lock as the workers would (pt_pool_wait sets
    `spinning` or `sleeping` after a search that found nothing, P1 of
-   pthread_pool.c), calls the pool's functions and inspects the flags and
+   pthread_pool.c; through pt_idle_set, which keeps the bitmap idle_bits
+   equal to them), calls the pool's functions and inspects the flags and
    the queue.  A worker is "marked woken" when its `sleeping` flag was
    cleared (P3), "taken" when that or its `spinning` flag was cleared
    (P2); that is what a waker does, so counting cleared flags counts
@@ -47,7 +48,36 @@
                     joiners calling it once: 12,288 inspections (calls of
                     wgd_thread_has_work, counted through the linker's
                     --wrap).  All calls together must inspect each worker
-                    at most once (256), and take nobody.
+                    at most once (256), and take nobody.  With the bitmap
+                    idle_bits, they must also read each of its 4 words at
+                    most once (pt_pool_scan_words, see push_scan).
+
+   And one test of the cost of finding an idle worker, counted, not timed:
+
+   push_scan        pt_pool_push_command looked for an idle worker of the
+                    command's device in thread order, reading each
+                    worker's flags under the pool lock: with all but the
+                    last worker of a 64-thread sub-device busy, 64 reads,
+                    and 256 for a root-device command at T = 256 with only
+                    worker 255 idle.  Now it reads the bitmaps spin_bits and
+                    idle_bits, 64 workers a word; the pool, built with
+                    PT_POOL_TEST_HOOKS, counts the words it reads
+                    (pt_pool_scan_words).  The sub-device push (threads
+                    128 to 191, worker 191 idle) must read 1 word of each,
+                    2 if the sub-device straddles two words (100 to 163),
+                    the root push 4; each must take the one idle worker of
+                    its device, not an idle neighbour just outside it.
+
+   And one of whom a push takes:
+
+   push_prefers_spinner  A push took the first idle worker in thread
+                    order, so a sleeper before a spinner was woken (a
+                    futex wake-up, tens of microseconds) while the
+                    spinner, which answers a kick at once, went on
+                    spinning.  Now a push takes a spinner first.
+
+   Every test ends by checking that idle_bits and spin_bits still equal
+   the flags (pool_destroy).
 
    `test_pool NAME` runs one test, `test_pool` all; an alarm turns a hang
    (a pt_pool_wait that finds nothing and sleeps) into a failure.
@@ -88,6 +118,10 @@ __wrap_wgd_thread_has_work (const wgd_launch *l, unsigned tid)
 static struct _cl_device_id root = { NULL, 0, 0 };
 static struct _cl_device_id sub01 = { &root, 0, 2 };
 static struct _cl_device_id sub23 = { &root, 2, 2 };
+/* Sub-devices of 64 threads of a 256-thread pool (push_scan): one word of
+   idle_bits, and straddling two.  */
+static struct _cl_device_id sub_word = { &root, 128, 64 };
+static struct _cl_device_id sub_straddle = { &root, 100, 64 };
 
 static void
 pool_init (pt_pool *p, unsigned threads)
@@ -101,14 +135,54 @@ pool_init (pt_pool *p, unsigned threads)
     }
 }
 
+/* Checks that idle_bits equals the flags (the invariant beside it in
+   pthread_pool.h), the bits past num_threads clear, and destroys the
+   pool.  */
+static void
+pool_destroy (pt_pool *p)
+{
+  unsigned bad = 0, first_bad = 0;
+  pthread_mutex_lock (&p->lock);
+  for (unsigned i = 0; i < PT_IDLE_WORDS (p->num_threads) * PT_IDLE_WORD_BITS;
+       ++i)
+    {
+      uint64_t word = p->idle_bits[i / PT_IDLE_WORD_BITS];
+      bool bit = (word >> (i % PT_IDLE_WORD_BITS)) & 1;
+      bool idle
+          = i < p->num_threads && (p->idle[i].spinning || p->idle[i].sleeping);
+      bool spin_bit
+          = (p->spin_bits[i / PT_IDLE_WORD_BITS] >> (i % PT_IDLE_WORD_BITS))
+            & 1;
+      bool spinning = i < p->num_threads && p->idle[i].spinning;
+      if ((bit != idle || spin_bit != spinning) && bad++ == 0)
+        first_bad = i;
+    }
+  pthread_mutex_unlock (&p->lock);
+  CHECK (bad == 0,
+         "idle_bits or spin_bits disagrees with the idle flags of %u of "
+         "%u workers "
+         "(first: worker %u): its invariant is broken",
+         bad, p->num_threads, first_bad);
+  pt_pool_destroy (p);
+}
+
 /* Worker i goes idle as pt_pool_wait would after finding nothing.  */
 static void
 set_idle (pt_pool *p, unsigned i, bool spinning, bool sleeping)
 {
   pthread_mutex_lock (&p->lock);
-  p->idle[i].spinning = spinning;
-  p->idle[i].sleeping = sleeping;
+  pt_idle_set (p, i, spinning, sleeping);
   pthread_mutex_unlock (&p->lock);
+}
+
+/* Whether worker i is idle, spinning or asleep: not taken.  */
+static bool
+is_idle (pt_pool *p, unsigned i)
+{
+  pthread_mutex_lock (&p->lock);
+  bool idle = p->idle[i].spinning || p->idle[i].sleeping;
+  pthread_mutex_unlock (&p->lock);
+  return idle;
 }
 
 static bool
@@ -191,7 +265,7 @@ spinner_push_k (unsigned k)
          "woken; at most one push may be left to the spinner, so at least "
          "%u must be",
          k, woken, want);
-  pt_pool_destroy (&p);
+  pool_destroy (&p);
 }
 
 static void
@@ -236,7 +310,7 @@ test_spinner_helpers (void)
              c, PT_WAKE_FAN_OUT, woken, want);
     }
   launch_destroy (&p, &l);
-  pt_pool_destroy (&p);
+  pool_destroy (&p);
 }
 
 /* Bug 2.  */
@@ -266,7 +340,7 @@ test_woken_for_other (void)
          count_woken (&p, 1, 3));
   if (w == 4)
     {
-      pt_pool_destroy (&p);
+      pool_destroy (&p);
       return;
     }
   unsigned other = w == 2 ? 3 : 2;
@@ -287,7 +361,7 @@ test_woken_for_other (void)
              "sleeping while that command waits (%u queued)",
              w, other, queue_length (&p));
     }
-  pt_pool_destroy (&p);
+  pool_destroy (&p);
 }
 
 /* Bug 3.  */
@@ -305,8 +379,8 @@ test_work_seq_scope (void)
      reads what it watches under the lock, then sets `spinning`.  */
   pthread_mutex_lock (&p.lock);
   uint64_t seen0 = WATCHED (&p, 0), seen2 = WATCHED (&p, 2);
-  p.idle[0].spinning = true;
-  p.idle[2].spinning = true;
+  pt_idle_set (&p, 0, true, false);
+  pt_idle_set (&p, 2, true, false);
   pthread_mutex_unlock (&p.lock);
 
   pt_pool_push_command (&p, &cmd);
@@ -324,7 +398,7 @@ test_work_seq_scope (void)
   pthread_mutex_lock (&p.lock);
   seen0 = WATCHED (&p, 0);
   seen2 = now2;
-  p.idle[0].spinning = true;
+  pt_idle_set (&p, 0, true, false);
   pthread_mutex_unlock (&p.lock);
   launch_init (&p, &l, 0, 2, 4);
   CHECK (WATCHED (&p, 0) == seen0 && WATCHED (&p, 2) == seen2,
@@ -340,7 +414,7 @@ test_work_seq_scope (void)
          "while it spins (%llu to %llu): it searches in vain and spins anew",
          (unsigned long long)seen2, (unsigned long long)now2);
   launch_destroy (&p, &l);
-  pt_pool_destroy (&p);
+  pool_destroy (&p);
 }
 
 /* Bug 4: the helpers' wake-ups of one launch, workers 64..255 idle with
@@ -348,7 +422,8 @@ test_work_seq_scope (void)
    with a work-group joining and calling pt_pool_wake_helpers once, as
    pt_launch_participate does.  Together they may look at each worker at
    most once (O(T) per launch); a scan per joiner looks at 192 each,
-   12,288 in all.  */
+   12,288 in all.  Nobody is taken, so no call stops inside a word of
+   idle_bits: together they read each of its T / 64 words once.  */
 static void
 helpers_scan (bool spinning)
 {
@@ -370,6 +445,7 @@ helpers_scan (bool spinning)
   for (unsigned i = GROUPS; i < T; ++i)
     set_idle (&p, i, spinning, !spinning);
   has_work_calls = 0;
+  pt_pool_scan_words = 0;
   for (unsigned j = 0; j < GROUPS; ++j)
     {
       wgd_range r;
@@ -378,6 +454,7 @@ helpers_scan (bool spinning)
       pt_pool_wake_helpers (&p, &l, PT_WAKE_FAN_OUT);
     }
   unsigned inspected = has_work_calls;
+  unsigned long words = pt_pool_scan_words;
   unsigned taken = 0;
   for (unsigned i = GROUPS; i < T; ++i)
     taken += spinning ? !p.idle[i].spinning : !p.idle[i].sleeping;
@@ -388,10 +465,17 @@ helpers_scan (bool spinning)
          "worker once allows at most %d",
          GROUPS, T, GROUPS, T - 1, spinning ? "spinning" : "sleeping",
          inspected, T);
-  printf ("helpers_scan (%s): %u inspections for %d joiners at T = %d\n",
-          spinning ? "spinning" : "sleeping", inspected, GROUPS, T);
+  CHECK (words <= T / PT_IDLE_WORD_BITS,
+         "%d joiners' pt_pool_wake_helpers calls at T = %d with workers %d "
+         "to %d %s read %lu words of idle_bits; taking nobody, they pass "
+         "each of its %u words once",
+         GROUPS, T, GROUPS, T - 1, spinning ? "spinning" : "sleeping", words,
+         T / PT_IDLE_WORD_BITS);
+  printf ("helpers_scan (%s): %u inspections, %lu bitmap words read for %d "
+          "joiners at T = %d\n",
+          spinning ? "spinning" : "sleeping", inspected, words, GROUPS, T);
   launch_destroy (&p, &l);
-  pt_pool_destroy (&p);
+  pool_destroy (&p);
 }
 
 static void
@@ -399,6 +483,125 @@ test_helpers_scan (void)
 {
   helpers_scan (false);
   helpers_scan (true);
+}
+
+/* push_scan: at T = 256, every worker busy but the two neighbours just
+   outside dev's threads, asleep, which a scan that overran dev's threads
+   would take.  A push for dev finds nobody to take; then dev's last
+   worker `idle` goes idle (spinning or asleep), and a second push must
+   take it.  Each push may read at most max_words words of the bitmaps
+   (spin_bits, then idle_bits: two per 64 workers).  */
+static void
+push_scan (cl_device_id dev, const char *what, unsigned idle, bool spinning,
+           unsigned long max_words)
+{
+  enum
+  {
+    T = 256
+  };
+  pt_pool p;
+  _cl_command_node cmd[2];
+  unsigned first, count;
+  pool_init (&p, T);
+  pt_pool_device_threads (&p, dev, &first, &count);
+  unsigned last = first + count - 1;
+  CHECK (idle == last, "%s: worker %u is not its last", what, idle);
+  memset (cmd, 0, sizeof (cmd));
+  cmd[0].device = cmd[1].device = dev;
+  bool below = first > 0, above = last + 1 < T;
+  if (below)
+    set_idle (&p, first - 1, false, true);
+  if (above)
+    set_idle (&p, last + 1, false, true);
+
+  for (unsigned k = 0; k < 2; ++k)
+    {
+      uint64_t seen = WATCHED (&p, idle);
+      if (k == 1)
+        set_idle (&p, idle, spinning, !spinning);
+      pt_pool_scan_words = 0;
+      pt_pool_push_command (&p, &cmd[k]);
+      unsigned long words = pt_pool_scan_words;
+
+      CHECK (words <= max_words,
+             "a push for %s (threads %u to %u) with %s read %lu words of "
+             "the idle bitmaps; reading 64 workers a word allows at most "
+             "%lu, not one read per worker",
+             what, first, last,
+             k == 0 ? "none of them idle" : "only its last idle", words,
+             max_words);
+      CHECK (!below || is_idle (&p, first - 1),
+             "a push for %s (threads %u to %u) took worker %u, outside its "
+             "threads",
+             what, first, last, first - 1);
+      CHECK (!above || is_idle (&p, last + 1),
+             "a push for %s (threads %u to %u) took worker %u, outside its "
+             "threads",
+             what, first, last, last + 1);
+      CHECK (queue_length (&p) == k + 1, "%u commands queued, %u pushed",
+             queue_length (&p), k + 1);
+      if (k == 1)
+        {
+          CHECK (!is_idle (&p, idle),
+                 "a push for %s left its one idle worker %u (%s) untaken",
+                 what, idle, spinning ? "spinning" : "asleep");
+          CHECK (p.idle[idle].woken_for == &cmd[1],
+                 "worker %u, taken by a push for %s, was not told which "
+                 "command it was taken for (P5)",
+                 idle, what);
+          CHECK (!spinning || WATCHED (&p, idle) != seen,
+                 "a push for %s took spinning worker %u without kicking it "
+                 "(P2)",
+                 what, idle);
+        }
+      const char *state = "none idle";
+      if (k == 1)
+        state = spinning ? "the last spinning" : "the last asleep";
+      printf ("push_scan: %s (threads %u to %u), %s: %lu word(s) read\n", what,
+              first, last, state, words);
+    }
+  pool_destroy (&p);
+}
+
+static void
+test_push_scan (void)
+{
+  /* The sub-device is one word of each bitmap: two reads.  */
+  push_scan (&sub_word, "sub-device {128..191}", 191, false, 2);
+  /* Threads 100 to 163 straddle words 1 and 2.  */
+  push_scan (&sub_straddle, "sub-device {100..163}", 163, true, 4);
+  /* All 256 threads, worker 255 the only idle one: T / 64 = 4 words of
+     each bitmap.  */
+  push_scan (&root, "the root device", 255, false, 8);
+  push_scan (&root, "the root device", 255, true, 8);
+}
+
+/* push_prefers_spinner: 4 workers, worker 0 asleep and worker 2
+   spinning.  A push takes the spinner, which answers a kick at once,
+   not the sleeper before it in thread order, which needs a futex
+   wake-up; the next push takes the sleeper.  */
+static void
+test_push_prefers_spinner (void)
+{
+  pt_pool p;
+  _cl_command_node cmd[2];
+  pool_init (&p, 4);
+  memset (cmd, 0, sizeof (cmd));
+  cmd[0].device = cmd[1].device = &root;
+  set_idle (&p, 0, false, true);
+  set_idle (&p, 2, true, false);
+  uint64_t seen = WATCHED (&p, 2);
+  pt_pool_push_command (&p, &cmd[0]);
+  CHECK (!is_idle (&p, 2) && WATCHED (&p, 2) != seen,
+         "a push with worker 0 asleep and worker 2 spinning did not kick "
+         "the spinner");
+  CHECK (is_idle (&p, 0),
+         "a push with worker 2 spinning woke worker 0 from its sleep");
+  pt_pool_push_command (&p, &cmd[1]);
+  CHECK (!is_idle (&p, 0) && p.idle[0].woken_for == &cmd[1],
+         "a second push, with only worker 0 idle (asleep), did not take it");
+  printf ("push_prefers_spinner: the spinner first, then the sleeper\n");
+  pool_destroy (&p);
 }
 
 static void
@@ -422,6 +625,8 @@ static const struct
   { "woken_for_other", test_woken_for_other },
   { "work_seq_scope", test_work_seq_scope },
   { "helpers_scan", test_helpers_scan },
+  { "push_scan", test_push_scan },
+  { "push_prefers_spinner", test_push_prefers_spinner },
 };
 
 int
