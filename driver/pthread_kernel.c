@@ -277,18 +277,34 @@ pt_kernel_run_command (const pt_kernel_env *env, pt_runner *r,
   pt_launch_participate (env, r, &l->queued);
 }
 
+/* Where a worker is in a launch's grid: the coordinates of work-group
+   `next` (linear index, x fastest).  Carried from one range to the next,
+   because under the static schedule a worker's consecutive claims are
+   mostly consecutive work-groups of its own block, one at a time: finding
+   the coordinates anew would cost three 64-bit divisions per work-group,
+   as much as claiming it.  */
+typedef struct
+{
+  uint64_t next;
+  uint64_t x, y, z;
+} grid_cursor;
+
 /* Runs work-groups [r->begin, r->end) of a launch with nx x ny x nz
-   work-groups, linear index x fastest.  Returns the OR of the groups'
-   execution_failed flags.  */
+   work-groups, linear index x fastest, from cursor c, which it leaves at
+   r->end.  Returns the OR of the groups' execution_failed flags.  */
 static unsigned
 run_range (kernel_run_command *k, void **arguments, struct pocl_context *pc,
-           const wgd_range *r)
+           const wgd_range *r, grid_cursor *c)
 {
   const uint64_t nx = pc->num_groups[0];
   const uint64_t ny = pc->num_groups[1];
-  uint64_t x = r->begin % nx;
-  uint64_t y = (r->begin / nx) % ny;
-  uint64_t z = r->begin / nx / ny;
+  if (c->next != r->begin)
+    {
+      c->x = r->begin % nx;
+      c->y = (r->begin / nx) % ny;
+      c->z = r->begin / nx / ny;
+    }
+  uint64_t x = c->x, y = c->y, z = c->z;
   unsigned failed = 0;
   for (uint64_t g = r->begin; g < r->end; ++g)
     {
@@ -304,6 +320,10 @@ run_range (kernel_run_command *k, void **arguments, struct pocl_context *pc,
             }
         }
     }
+  c->next = r->end;
+  c->x = x;
+  c->y = y;
+  c->z = z;
   return failed;
 }
 
@@ -365,12 +385,15 @@ pt_launch_participate (const pt_kernel_env *env, pt_runner *w,
 
   unsigned failed = args_ok ? 0 : 1;
   uint64_t done = 0;
+  /* UINT64_MAX: no range has run yet, so the first one finds its
+     coordinates.  */
+  grid_cursor cursor = { UINT64_MAX, 0, 0, 0 };
   for (;;)
     {
       /* Ranges are still claimed after a failure, so that the launch
          finishes, but not run.  */
       if (!failed)
-        failed |= run_range (k, arguments, &pc, &r);
+        failed |= run_range (k, arguments, &pc, &r, &cursor);
       done += r.end - r.begin;
 #ifndef ENABLE_PRINTF_IMMEDIATE_FLUSH
       /* Flushed per range, so that a long launch does not overflow the

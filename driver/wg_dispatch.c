@@ -289,16 +289,29 @@ flush (wgd_launch *l, unsigned tid)
   return last;
 }
 
-/* Hands unit u, just removed from a word, to thread tid as claimed work.
-   now_empty: tid's own word is empty after that removal (or refill), so
-   tid flushes its pending count now (W5).  */
-static bool
-hand_out (wgd_launch *l, unsigned tid, uint32_t u, bool now_empty,
+/* Accounts unit u, just removed from a word by thread tid, as handed out
+   to it (W5), and fills in *out.  now_empty: tid's own word is empty after
+   that removal (or refill), so tid flushes its pending count now.  home:
+   u lies in tid's initial block (for the statistics).  Inlined into both
+   callers: an owner's claim is the hot path of a launch of cheap
+   work-groups, where every instruction per work-group shows.  */
+static inline __attribute__ ((always_inline)) bool
+hand_out (wgd_launch *l, unsigned tid, uint32_t u, bool now_empty, bool home,
           wgd_range *out, wgd_thread_stats *stats)
 {
-  out->begin = units_to_groups_begin (l, u);
-  out->end = units_to_groups_end (l, u + 1);
-  uint64_t n = out->end - out->begin;
+  uint64_t n;
+  if (l->grain == 1)
+    {
+      out->begin = u;
+      out->end = (uint64_t)u + 1;
+      n = 1;
+    }
+  else
+    {
+      out->begin = units_to_groups_begin (l, u);
+      out->end = units_to_groups_end (l, u + 1);
+      n = out->end - out->begin;
+    }
   WGD_YIELD (l, WGD_AFTER_REMOVE, tid);
   l->blocks[tid].pending += n;
   out->last = now_empty && flush (l, tid);
@@ -306,37 +319,49 @@ hand_out (wgd_launch *l, unsigned tid, uint32_t u, bool now_empty,
     {
       stats->claims++;
       stats->groups += n;
-      stats->home_groups += home_part (l, tid, out->begin, out->end);
+      stats->home_groups += home ? n : 0;
     }
   return true;
 }
 
+/* Whether unit u lies in thread t's initial block: units never straddle
+   blocks, so a unit is either wholly home or not at all.  */
+static inline bool
+unit_is_home (const wgd_launch *l, unsigned t, uint32_t u)
+{
+  uint64_t init = l->blocks[t].initial;
+  return u >= word_begin (init) && u < word_end (init);
+}
+
 /* Claims the front unit of thread tid's own block.  Returns false when
    it is empty.  */
-static bool
+static inline __attribute__ ((always_inline)) bool
 claim_own (wgd_launch *l, unsigned tid, wgd_range *out,
            wgd_thread_stats *stats)
 {
   _Atomic uint64_t *word = &l->blocks[tid].word;
   /* relaxed, here and at every block word: see "Memory ordering" above.  */
   uint64_t w = atomic_load_explicit (word, memory_order_relaxed);
+  uint32_t b, e;
   for (;;)
     {
-      uint32_t n = word_len (w);
-      if (n == 0)
+      b = word_begin (w);
+      e = word_end (w);
+      if (b >= e)
         return false; /* empty: only we may write it again (W2) */
-      uint32_t b = word_begin (w);
       WGD_YIELD (l, WGD_AFTER_LOAD_OWN, tid);
       /* unstarted/started/refilled -> started or empty, front unit.  W3:
          begin grows; W4: succeeds only on the value read.  On failure w
          is the new value (a thief moved the end, or took the whole).  */
       bool ok = atomic_compare_exchange_weak_explicit (
-          word, &w, pack (b + 1, word_end (w)), memory_order_relaxed,
+          word, &w, pack (b + 1, e), memory_order_relaxed,
           memory_order_relaxed);
       WGD_COUNT (l, ok ? WGD_OP_OWN_RMW : WGD_OP_RMW_FAIL, tid);
       if (ok)
-        return hand_out (l, tid, b, n == 1, out, stats);
+        break;
     }
+  return hand_out (l, tid, b, e - b == 1, unit_is_home (l, tid, b), out,
+                   stats);
 }
 
 static inline bool
@@ -465,7 +490,26 @@ steal (wgd_launch *l, unsigned tid, wgd_range *out, wgd_thread_stats *stats)
       if (!same_node (l, tid, victim))
         stats->remote++;
     }
-  return hand_out (l, tid, got_b, got_e - got_b == 1, out, stats);
+  return hand_out (l, tid, got_b, got_e - got_b == 1,
+                   unit_is_home (l, tid, got_b), out, stats);
+}
+
+/* Thread tid's own word is empty: the rest of claim_static, out of line,
+   so that the owner's claim above needs no stack frame of its own.  */
+static __attribute__ ((noinline)) bool
+claim_static_empty (wgd_launch *l, unsigned tid, wgd_range *out,
+                    wgd_thread_stats *stats)
+{
+  /* Our word is empty, maybe emptied by a thief after our last claim:
+     flush what we handed out before looking further (W5), so that a
+     false return leaves nothing pending.  If that took the count to 0,
+     nothing is left anywhere and this call is the last (W6).  */
+  if (flush (l, tid))
+    {
+      out->last = true;
+      return false;
+    }
+  return l->steal && steal (l, tid, out, stats);
 }
 
 static bool
@@ -477,16 +521,7 @@ claim_static (wgd_launch *l, unsigned tid, wgd_range *out,
     return false;
   if (claim_own (l, tid, out, stats))
     return true;
-  /* Our word is empty, maybe emptied by a thief after our last claim:
-     flush what we handed out before looking further (W5), so that a
-     false return leaves nothing pending.  If that took the count to 0,
-     nothing is left anywhere and this call is the last (W6).  */
-  if (flush (l, tid))
-    {
-      out->last = true;
-      return false;
-    }
-  return l->steal && steal (l, tid, out, stats);
+  return claim_static_empty (l, tid, out, stats);
 }
 
 static bool
