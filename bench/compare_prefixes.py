@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Before/after figures for a driver change: make bench's launch cost
+(cl_launch) on two or more installed PoCL prefixes, alternated in one run.
+
+Each prefix is a PoCL installation whose etc/OpenCL/vendors names its
+libpocl (build/prefix/ours is this checkout's; cmake/MakeStockPrefix.cmake
+makes a copy with another pthread module, e.g. one built from an older
+revision).  For every thread count, size and schedule, the variants take
+turns, round after round, so that a drift of the machine hits them alike;
+the table gives each one's median over rounds (each round is itself
+cl_launch's median over its batches) and its ratio to the first variant.
+
+Usage (inside ci/enter.sh, after make):
+  bench/compare_prefixes.py --build build NAME=PREFIX NAME=PREFIX...
+      [--threads 2,4] [--sizes 1,64,256,1024,16384] [--schedules static,guided]
+      [--rounds 5] [--launches 100] [--batches 15]
+"""
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+
+def launch_us(build, prefix, threads, groups, schedule, launches, batches, kcache):
+    env = dict(os.environ)
+    env["OCL_ICD_VENDORS"] = os.path.join(prefix, "etc", "OpenCL", "vendors")
+    env["POCL_CACHE_DIR"] = kcache
+    env["POCL_CPU_MAX_CU_COUNT"] = str(threads)
+    env["POCL_PTHREAD_SCHEDULE"] = schedule
+    cmd = [os.path.join(build, "bench", "cl_launch"), "--groups", str(groups),
+           "--local", "64", "--launches", str(launches), "--batches", str(batches)]
+    r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True, timeout=1800)
+    m = re.search(r"\bmedian_us=([0-9.]+)", r.stdout)
+    if r.returncode != 0 or not m:
+        sys.exit("%s failed (%d): %s%s" % (" ".join(cmd), r.returncode, r.stdout[-500:],
+                                           r.stderr[-1500:]))
+    return float(m.group(1))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--threads", default="2,4")
+    ap.add_argument("--sizes", default="1,64,256,1024,16384")
+    ap.add_argument("--schedules", default="static,guided")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--launches", type=int, default=100)
+    ap.add_argument("--batches", type=int, default=15)
+    ap.add_argument("variants", nargs="+", metavar="NAME=PREFIX")
+    a = ap.parse_args()
+    variants = []
+    for v in a.variants:
+        name, sep, prefix = v.partition("=")
+        if not sep or not os.path.isdir(os.path.join(prefix, "etc", "OpenCL", "vendors")):
+            sys.exit("%s: expected NAME=PREFIX of an installed PoCL" % v)
+        variants.append((name, os.path.abspath(prefix)))
+    if len(variants) < 2:
+        sys.exit("give at least two variants")
+    build = os.path.abspath(a.build)
+    kcache = os.path.join(build, "compare-kcache")
+    threads = [int(t) for t in a.threads.split(",")]
+    sizes = [int(s) for s in a.sizes.split(",")]
+    schedules = a.schedules.split(",")
+
+    print("Launch cost, microseconds per launch (a trivial kernel, 64 work-items per "
+          "work-group, clFinish after each launch); medians of %d alternated rounds; "
+          "ratio = variant / %s.\n" % (a.rounds, variants[0][0]))
+    print("Command: `%s`\n" % " ".join([os.path.basename(sys.argv[0])] + sys.argv[1:]))
+    head = ["threads", "schedule", "work-groups"] + [n for n, _ in variants] + \
+        ["%s / %s" % (n, variants[0][0]) for n, _ in variants[1:]]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for t in threads:
+        for sched in schedules:
+            for g in sizes:
+                got = {n: [] for n, _ in variants}
+                for _ in range(a.rounds):
+                    for n, p in variants:
+                        got[n].append(launch_us(build, p, t, g, sched, a.launches,
+                                                a.batches, kcache))
+                med = [statistics.median(got[n]) for n, _ in variants]
+                row = [str(t), sched, str(g)] + ["%.2f" % m for m in med] + \
+                    ["%.2f" % (m / med[0]) for m in med[1:]]
+                print("| " + " | ".join(row) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
