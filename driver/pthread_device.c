@@ -22,6 +22,7 @@ GEN_PROTOTYPES (pthread)
 #include "prototypes.inc"
 GEN_PROTOTYPES (basic)
 
+#include "pthread_compat.h"
 #include "pthread_config.h"
 #include "pthread_pool.h"
 #include "pthread_spin.h"
@@ -185,12 +186,11 @@ pocl_pthread_probe (struct pocl_device_ops *ops)
 cl_int
 pocl_pthread_init (unsigned j, cl_device_id device, const char *parameters)
 {
-  (void)j;
   (void)parameters;
   device->data = NULL;
   device->available = &device_unavailable;
 
-  cl_int err = pocl_cpu_init_common (device);
+  cl_int err = pt_compat_cpu_init_common (device, j);
   if (err != CL_SUCCESS)
     return err;
   pocl_init_dlhandle_cache ();
@@ -258,6 +258,16 @@ pocl_pthread_submit (_cl_command_node *node, cl_command_queue cq)
   (void)cq;
   cl_event ev = node->sync.event.event;
   node->state = POCL_COMMAND_READY;
+  if (pt_compat_dependency_failed (ev))
+    {
+      /* An event of its wait list had failed before it was enqueued, so
+         no notify will come for it: the command fails now, and so do its
+         own dependants.  Failing it takes the queue's lock and the
+         event's own, so unlock the event first (PoCL's lock order).  */
+      POCL_UNLOCK_OBJ (ev);
+      pocl_update_event_failed (CL_FAILED, NULL, 0, ev, NULL);
+      return;
+    }
   if (pocl_command_is_ready (ev))
     {
       pocl_update_event_submitted (ev);
@@ -296,7 +306,7 @@ pocl_pthread_notify (cl_device_id device, cl_event event, cl_event finished)
   (void)device;
   _cl_command_node *node = event->command;
 
-  if (finished->status < CL_COMPLETE)
+  if (finished->status < CL_COMPLETE || pt_compat_dependency_failed (event))
     {
       /* A dependency failed: so does this command.  Failing it locks its
          queue, so unlock both events first to keep PoCL's lock order, and
