@@ -32,11 +32,11 @@
       before w (P1), never left queued because w took another device's
       command instead.
 
-   The flags P1-P3 speak of are mirrored by the bitmap idle_bits, which is
-   what pushers search (pthread_pool.h).  Both change together, in
-   pt_idle_set, under the lock: whatever P1-P3 say of a worker's flag
-   holds of its bit, and a pusher that finds no bit set has seen every
-   flag clear.
+   The flags P1-P3 speak of are mirrored by the bitmaps idle_bits (either
+   flag) and spin_bits (`spinning`), which are what pushers search
+   (pthread_pool.h).  Flags and bits change together, in pt_idle_set,
+   under the lock: whatever P1-P3 say of a worker's flag holds of its
+   bit, and a pusher that finds no bit set has seen every flag clear.
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -190,12 +190,6 @@ bits_word (const uint64_t *map, unsigned from, unsigned end)
   return bits;
 }
 
-static inline uint64_t
-idle_word (const pt_pool *p, unsigned from, unsigned end)
-{
-  return bits_word (p->idle_bits, from, end);
-}
-
 /* The first worker of [from, end) whose bit is set in `map`, or end if
    none.  Under the lock.  A word at a time.  */
 static unsigned
@@ -281,7 +275,7 @@ pt_pool_wake_helpers (pt_pool *p, pt_pool_launch *l, unsigned n)
   unsigned taken = 0;
   while (at < end && taken < n)
     {
-      uint64_t bits = idle_word (p, at, end);
+      uint64_t bits = bits_word (p->idle_bits, at, end);
       unsigned base = at / PT_IDLE_WORD_BITS * PT_IDLE_WORD_BITS;
       /* Unless we stop inside it, the whole word is passed.  */
       at = end - base > PT_IDLE_WORD_BITS ? base + PT_IDLE_WORD_BITS : end;

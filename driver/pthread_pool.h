@@ -110,11 +110,13 @@ typedef struct
   uint64_t *spin_bits; /* PT_IDLE_WORDS (num_threads) words */
 } pt_pool;
 
-/* Workers per word of pt_pool.idle_bits, and the words for n workers.  */
+/* Workers per word of pt_pool.idle_bits and spin_bits, and the words for
+   n workers.  */
 #define PT_IDLE_WORD_BITS 64u
 #define PT_IDLE_WORDS(n) (((n) + PT_IDLE_WORD_BITS - 1) / PT_IDLE_WORD_BITS)
 
-/* Sets worker `index`'s idle flags and its bit of idle_bits with them.
+/* Sets worker `index`'s idle flags and its bits of idle_bits and
+   spin_bits with them.
    Under the pool lock.  The pool's (pthread_pool.c), and tests/pool's,
    which set the flags as a worker would; no other layer touches them.  */
 static inline void
@@ -202,7 +204,7 @@ bool pt_pool_when_idle (pt_pool *p, void (*fn) (void *), void *arg,
                         unsigned wait_ms);
 
 #ifdef PT_POOL_TEST_HOOKS
-/* Words of idle_bits read by pt_pool_push_command and
+/* Words of idle_bits and spin_bits read by pt_pool_push_command and
    pt_pool_wake_helpers, under the lock; tests/pool reads and resets it.
    Only in builds with PT_POOL_TEST_HOOKS.  */
 extern unsigned long pt_pool_scan_words;
