@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Usage: ci/pocl-source.sh [--pristine] DEST
+#        ci/pocl-source.sh --version
 #
-# Makes DEST a PoCL v7.1 source tree with patches/series applied (with
-# --pristine: without them).
+# Makes DEST a PoCL source tree with patches/series applied (with
+# --pristine: without them), and writes DEST/.pocl-steal-version: the
+# version's name (7.1, 7.2 or main), the lowest and highest LLVM major
+# version it builds with, and where the tree came from.  With --version it
+# prints that line and prepares nothing.
 #
-# Where v7.1 comes from:
+# Where the tree comes from:
 #  - POCL_SOURCE unset: Debian's pocl-source 7.1-9 binary package (the whole
 #    tree with Debian's patches applied) and the source package's
 #    debian.tar.xz, from the Debian mirror this machine uses.  Debian's
@@ -12,8 +16,11 @@
 #    and the resulting tree are checked against ci/pocl-source.lock; the
 #    downloads and the pristine tree are kept in the cache directory, so later
 #    runs need no network.
-#  - POCL_SOURCE=DIR or POCL_SOURCE=TARBALL: your own PoCL 7.1 tree (a git
-#    checkout of tag v7.1, say) or a tarball of one.
+#  - POCL_SOURCE=DIR or POCL_SOURCE=TARBALL: your own PoCL tree (a git
+#    checkout of tag v7.1 or v7.2, or of main) or a tarball of one.  Its
+#    version is read from its CMakeLists.txt; 7.1, 7.2 and main (8.0-pre)
+#    are accepted.  A tree whose digest is not one of the upstream trees
+#    in ci/pocl-source.lock is used as it is, with a note.
 #
 # DEST is only rebuilt when the source or a patch changes, so a PoCL build
 # tree using it stays valid.
@@ -23,18 +30,25 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 top=$(cd "$here/.." && pwd -P)
 
 apply_series=1
-if [ "${1:-}" = --pristine ]; then
-  apply_series=0
-  shift
-fi
-[ $# -eq 1 ] || ps_die "usage: ci/pocl-source.sh [--pristine] DEST"
+only_version=0
+case "${1:-}" in
+  --pristine) apply_series=0; shift ;;
+  --version) only_version=1; shift; set -- none ;;
+esac
+[ $# -eq 1 ] || ps_die "usage: ci/pocl-source.sh [--pristine] DEST, or ci/pocl-source.sh --version"
 dest=$1
 lock="$here/pocl-source.lock"
 cache=$(ps_cache_dir)
 
-lock_field () # KIND FIELD(2..4)
+lock_field () # KIND FIELD(2..4): of the first line of that kind # KIND FIELD(2..4)
 {
-  awk -v k="$1" -v f="$2" '$1 == k { print $f }' "$lock"
+  awk -v k="$1" -v f="$2" '$1 == k { print $f; exit }' "$lock"
+}
+
+# The name of the upstream tree in the lock file with this digest, if any.
+known_tree () # DIGEST
+{
+  awk -v d="$1" '$1 == "tree" && $4 == d { print $2; exit }' "$lock"
 }
 
 # Digest of a source tree, independent of timestamps and of dot-files (git
@@ -51,13 +65,22 @@ tree_digest ()
   )
 }
 
-check_is_71 ()
+# Prints "NAME LLVM_MIN LLVM_MAX" for the PoCL version of tree DIR (WHAT
+# names it in errors): 7.1 builds with LLVM 17-21, 7.2 and main with 18-23
+# (cmake/LLVM.cmake of each).  Other versions are refused.
+tree_version () # DIR WHAT
 {
-  local cm="$1/CMakeLists.txt"
+  local cm="$1/CMakeLists.txt" major minor suffix
   [ -f "$cm" ] || ps_die "$2: no CMakeLists.txt at its top; expected a PoCL source tree"
-  if ! grep -q '^set(MAJOR_VERSION 7)' "$cm" || ! grep -q '^set(MINOR_VERSION 1)' "$cm"; then
-    ps_die "$2 is not PoCL 7.1 (its CMakeLists.txt has $(grep -E '^set\((MAJOR|MINOR)_VERSION' "$cm" | tr '\n' ' ')); this series is made for v7.1"
-  fi
+  major=$(sed -n 's/^set(MAJOR_VERSION \([0-9]*\))$/\1/p' "$cm" | head -n 1)
+  minor=$(sed -n 's/^set(MINOR_VERSION \([0-9]*\))$/\1/p' "$cm" | head -n 1)
+  suffix=$(sed -n 's/^set(VERSION_SUFFIX_FIXED_TEXT "\(.*\)")$/\1/p' "$cm" | head -n 1)
+  case "$major.$minor$suffix" in
+    7.1) echo "7.1 17 21" ;;
+    7.2) echo "7.2 18 23" ;;
+    8.0-pre) echo "main 18 23" ;;
+    *) ps_die "$2 is PoCL '$major.$minor$suffix' (from its CMakeLists.txt); this project builds PoCL 7.1, 7.2 and main (8.0-pre)" ;;
+  esac
 }
 
 # Downloads NAME from Debian's pool into the cache, unless a copy with the
@@ -132,7 +155,7 @@ user_pristine ()
     (cd "$src" && pwd -P)
     return
   fi
-  [ -f "$src" ] || ps_die "POCL_SOURCE='$src' is neither a directory nor a file (give a PoCL 7.1 source tree or a tarball of one)"
+  [ -f "$src" ] || ps_die "POCL_SOURCE='$src' is neither a directory nor a file (give a PoCL 7.1, 7.2 or main source tree or a tarball of one)"
   local sum out tmp inner
   sum=$(sha256sum <"$src" | cut -c1-12)
   out="$cache/pocl-user-$sum"
@@ -153,24 +176,31 @@ user_pristine ()
 
 if [ -n "${POCL_SOURCE:-}" ]; then
   pristine=$(user_pristine)
-  check_is_71 "$pristine" "POCL_SOURCE='$POCL_SOURCE'"
+  version=$(tree_version "$pristine" "POCL_SOURCE='$POCL_SOURCE'")
   digest=$(tree_digest "$pristine")
-  if [ "$digest" != "$(lock_field tree 4)" ]; then
-    ps_note "POCL_SOURCE='$POCL_SOURCE' differs from upstream v7.1 (tree digest $digest); using it as it is"
+  upstream=$(known_tree "$digest")
+  if [ -z "$upstream" ]; then
+    ps_note "POCL_SOURCE='$POCL_SOURCE' is PoCL ${version%% *} but not an upstream tree recorded in ci/pocl-source.lock (tree digest $digest); using it as it is"
+    upstream=own-tree
   fi
   origin="user:$pristine:$digest"
 else
   pristine=$(debian_pristine)
-  check_is_71 "$pristine" "the Debian-derived tree"
+  version=$(tree_version "$pristine" "the Debian-derived tree")
+  upstream=v7.1
   origin="debian:$(lock_field tree 4)"
 fi
-
+if [ "$only_version" = 1 ]; then
+  echo "$version $upstream"
+  exit 0
+fi
 series="$top/patches/series"
 if [ "$apply_series" = 0 ]; then
   # The unpatched tree, e.g. for exporting the series (ci/yggdrasil).
   rm -rf "$dest"
   mkdir -p "$dest"
   tar -C "$pristine" --exclude=./.git --exclude=./.pocl-steal-tree -cf - . | tar -C "$dest" -xf -
+  echo "$version $upstream" >"$dest/.pocl-steal-version"
   exit 0
 fi
 patch_sum=$(
@@ -183,16 +213,18 @@ if [ -f "$dest/.pocl-steal-source" ] && [ "$(cat "$dest/.pocl-steal-source")" = 
   exit 0
 fi
 
-ps_note "preparing PoCL v7.1 with patches/series in $dest"
+ps_note "preparing PoCL ${version%% *} ($upstream) with patches/series in $dest"
 rm -rf "$dest.partial"
 mkdir -p "$dest.partial"
 tar -C "$pristine" --exclude=./.git -cf - . | tar -C "$dest.partial" -xf -
 grep -v -e '^#' -e '^$' "$series" | while read -r p; do
   [ -f "$top/patches/$p" ] || ps_die "patches/series names $p, which is not in patches/"
-  patch -p1 -s --batch -d "$dest.partial" <"$top/patches/$p" ||
-    ps_die "patches/$p does not apply to the PoCL v7.1 tree from $origin"
+  # No fuzz: a patch whose context does not match exactly is not applied.
+  patch -p1 -s --batch --fuzz=0 -d "$dest.partial" <"$top/patches/$p" ||
+    ps_die "patches/$p does not apply without fuzz to the PoCL ${version%% *} tree from $origin"
 done
 rm -f "$dest.partial/.pocl-steal-tree"
+echo "$version $upstream" >"$dest.partial/.pocl-steal-version"
 echo "$key" >"$dest.partial/.pocl-steal-source"
 rm -rf "$dest"
 mv "$dest.partial" "$dest"

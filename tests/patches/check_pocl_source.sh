@@ -3,8 +3,10 @@
 # way someone with their own PoCL tree uses the build, offline:
 #   - a v7.1 tree (the pristine one from the cache) and a tarball of it are
 #     accepted and give the same patched tree as the default route;
-#   - a tree of another version, a missing path and a file that is not a
-#     tarball are refused with a message naming them.
+#   - the version is read from the tree: one that says 7.2 is taken as 7.2
+#     (LLVM 18-23), with a note that it is no upstream tree we know;
+#   - a tree of a version not built (7.3), a missing path and a file that
+#     is not a tarball are refused with a message naming them.
 set -u
 top=$1 work=$2
 fails=0
@@ -28,13 +30,26 @@ tar -C "$(dirname "$pristine")" -czf "$work/pocl-7.1.tar.gz" "$(basename "$prist
 POCL_SOURCE=$work/pocl-7.1.tar.gz POCL_STEAL_CACHE=$work/cache "$top/ci/pocl-source.sh" "$work/tar" 2>"$work/tar.err" || fail "POCL_SOURCE=<tarball> was refused: $(cat "$work/tar.err")"
 [ "$(digest "$work/tar")" = "$want" ] && echo "POCL_SOURCE=<tarball>: same patched tree" || fail "POCL_SOURCE=<tarball> gave another tree"
 
-mkdir -p "$work/v72"
-tar -C "$pristine" -cf - . | tar -C "$work/v72" -xf -
-sed -i 's/^set(MINOR_VERSION 1)/set(MINOR_VERSION 2)/' "$work/v72/CMakeLists.txt"
+[ "$(POCL_SOURCE=$pristine "$top/ci/pocl-source.sh" --version)" = "7.1 17 21 v7.1" ] &&
+  echo "POCL_SOURCE=<v7.1 tree> --version: 7.1 17 21 v7.1" ||
+  fail "--version of the v7.1 tree says '$(POCL_SOURCE=$pristine "$top/ci/pocl-source.sh" --version 2>&1)'"
+
+for minor in 2 3; do
+  mkdir -p "$work/v7$minor"
+  tar -C "$pristine" -cf - . | tar -C "$work/v7$minor" -xf -
+  sed -i "s/^set(MINOR_VERSION 1)/set(MINOR_VERSION $minor)/" "$work/v7$minor/CMakeLists.txt"
+done
 if POCL_SOURCE=$work/v72 "$top/ci/pocl-source.sh" "$work/x" 2>"$work/v72.err"; then
-  fail "a 7.2 tree was accepted"
+  got=$(cat "$work/x/.pocl-steal-version")
+  [ "$got" = "7.2 18 23 own-tree" ] && echo "POCL_SOURCE=<tree saying 7.2>: $got" || fail "a tree saying 7.2 gave the version line '$got'"
+  grep -q "is PoCL 7.2 but not an upstream tree recorded" "$work/v72.err" && echo "  with the note: $(head -n 1 "$work/v72.err")" || fail "a tree saying 7.2 was taken without a note: $(cat "$work/v72.err")"
 else
-  grep -q "is not PoCL 7.1" "$work/v72.err" && echo "POCL_SOURCE=<7.2 tree>: $(cat "$work/v72.err")" || fail "a 7.2 tree was refused without saying why: $(cat "$work/v72.err")"
+  fail "a tree saying 7.2 was refused: $(cat "$work/v72.err")"
+fi
+if POCL_SOURCE=$work/v73 "$top/ci/pocl-source.sh" "$work/x" 2>"$work/v73.err"; then
+  fail "a 7.3 tree was accepted"
+else
+  grep -q "is PoCL '7.3' .*this project builds PoCL 7.1, 7.2 and main" "$work/v73.err" && echo "POCL_SOURCE=<7.3 tree>: $(cat "$work/v73.err")" || fail "a 7.3 tree was refused without saying why: $(cat "$work/v73.err")"
 fi
 
 if POCL_SOURCE=$work/nonexistent "$top/ci/pocl-source.sh" "$work/x" 2>"$work/none.err"; then

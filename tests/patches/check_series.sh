@@ -1,10 +1,13 @@
 #!/bin/sh
-# check_series.sh TOP WORKDIR: the patch series is in `git format-patch`
-# form (a "From <sha>" line, a "Subject: [PATCH n/m] area: ..." line and a
-# body saying why), and applies cleanly, in order, to a fresh copy of the
-# pristine v7.1 tree (ci/pocl-source.sh stops at the first that does not).
+# check_series.sh TOP WORKDIR [SOURCE...]: the patch series is in `git
+# format-patch` form (a "From <sha>" line, a "Subject: [PATCH n/m] area:
+# ..." line and a body saying why), and applies in order, without fuzz, to
+# a fresh copy of the pristine v7.1 tree and of each PoCL tree or tarball
+# SOURCE (ci/pocl-source.sh applies with --fuzz=0 and stops at the first
+# that does not apply).
 set -u
 top=$1 work=$2
+shift 2
 fails=0
 n=0
 for p in $(grep -v -e '^#' -e '^$' "$top/patches/series"); do
@@ -22,12 +25,15 @@ for p in $(ls "$top/patches" | grep '\.patch$'); do
   grep -qx "$p" "$top/patches/series" || { echo "FAIL: patches/$p is not in series"; fails=$((fails + 1)); }
 done
 rm -rf "$work"
-if "$top/ci/pocl-source.sh" "$work/pocl"; then
-  echo "all $n patches apply to a fresh v7.1 tree"
-else
-  echo "FAIL: the series does not apply to a fresh v7.1 tree"
-  fails=$((fails + 1))
-fi
-rm -rf "$work"
+for source in "" "$@"; do
+  what=${source:-the v7.1 tree from Debian}
+  if POCL_SOURCE=$source "$top/ci/pocl-source.sh" "$work/pocl"; then
+    echo "all $n patches apply without fuzz to $what: PoCL $(cat "$work/pocl/.pocl-steal-version")"
+  else
+    echo "FAIL: the series does not apply without fuzz to $what"
+    fails=$((fails + 1))
+  fi
+  rm -rf "$work"
+done
 [ "$fails" = 0 ] && echo "check_series: all checks passed"
 [ "$fails" = 0 ]
