@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Usage: ci/build.sh [--demo]   (run inside ci/enter.sh)
 # Configures and builds everything into build/: the dispatch module and its
-# tests, PoCL v7.1 with the series and driver/, the stock prefix and the
-# OpenCL tests.  With --demo, then shows the result working.
+# tests, PoCL (7.1 unless POCL_SOURCE says otherwise, and the versions of
+# POCL_STEAL_SOURCES) with the series and driver/, the stock prefixes and
+# the OpenCL tests.  With --demo, then shows the result working.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 build="$top/build"
@@ -17,7 +18,8 @@ cmake --build "$build"
 
 vendors="$build/prefix/ours/etc/OpenCL/vendors"
 echo
-echo "== PoCL v7.1 with pocl-steal's pthread device, through the ICD loader"
+version=$(cut -d' ' -f1,4 "$build/pocl-src/.pocl-steal-version")
+echo "== PoCL ${version% *} (${version#* }) with pocl-steal's pthread device, through the ICD loader"
 echo "\$ OCL_ICD_VENDORS=$vendors clinfo -l"
 OCL_ICD_VENDORS="$vendors" clinfo -l
 echo "\$ OCL_ICD_VENDORS=$vendors build/tests/opencl/cl_hello"
@@ -28,8 +30,12 @@ cat <<MSG
 Point an OpenCL application at this PoCL with the ICD loader:
   export OCL_ICD_VENDORS=$vendors             # ocl-icd (Debian's loader)
   export OCL_ICD_FILENAMES=$(cat "$vendors/pocl.icd")   # Khronos loader
-Stock PoCL v7.1, built with the same flags, is in $build/prefix/stock.
+Stock PoCL ${version% *}, built with the same flags, is in $build/prefix/stock.
 MSG
+for d in "$build"/pocl-*/prefix; do
+  [ -d "$d" ] || continue
+  echo "PoCL $(cut -d' ' -f1 "${d%/prefix}/pocl-src/.pocl-steal-version"): ours, stock, tsan and asan in $d."
+done
 if [ "${POCL_STEAL_ENV_KIND:-}" = root ]; then
   cat <<MSG
 This PoCL is linked against the Debian 13 build root's LLVM 19: run

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Creates (once) and prints the path of the Debian 13 build root that builds
-# PoCL 7.1 on hosts without LLVM 17-21.  The root lives in the cache
-# directory (POCL_STEAL_CACHE), is named after a hash of its package list and
-# of this script, and is reused until either changes.  It is assembled under
+# PoCL 7.1, 7.2 and main on hosts without an LLVM that all three accept
+# (18-21).  The root lives in the cache directory (POCL_STEAL_CACHE), is
+# named after a hash of its package list and of this script, and is reused
+# until either changes.  It is assembled under
 # a temporary name and renamed only when complete, so an interrupted run
 # leaves nothing half-made behind that a later run would use.
 set -euo pipefail

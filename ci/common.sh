@@ -1,9 +1,12 @@
 # Shared helpers for the ci/ scripts.  Source it; do not run it.
 # shellcheck shell=bash
 
-# LLVM versions PoCL 7.1 accepts (cmake/LLVM.cmake of v7.1).
-PS_LLVM_MIN=17
+# LLVM versions that every PoCL version built here accepts (cmake/LLVM.cmake
+# of each: 7.1 17-21, 7.2 and main 18-23), and those that at least one does.
+PS_LLVM_MIN=18
 PS_LLVM_MAX=21
+PS_LLVM_ANY_MIN=17
+PS_LLVM_ANY_MAX=23
 
 ps_die ()
 {
@@ -46,15 +49,16 @@ ps_debian_mirror ()
   echo "${uri%/}"
 }
 
-# Prints the llvm-config of a suitable native LLVM, or nothing.
-ps_native_llvm_config ()
+# Prints the llvm-config of a native LLVM MIN..MAX (default: one that every
+# version accepts), or nothing.
+ps_native_llvm_config () # [MIN MAX]
 {
-  local c v
+  local c v min=${1:-$PS_LLVM_MIN} max=${2:-$PS_LLVM_MAX}
   if [ -n "${LLVM_CONFIG:-}" ]; then
     set -- "$LLVM_CONFIG"
   else
     set --
-    for v in $(seq "$PS_LLVM_MAX" -1 "$PS_LLVM_MIN"); do
+    for v in $(seq "$max" -1 "$min"); do
       set -- "$@" "llvm-config-$v"
     done
     set -- "$@" llvm-config
@@ -65,7 +69,7 @@ ps_native_llvm_config ()
     case "$v" in
       '' | *[!0-9]*) continue ;;
     esac
-    if [ "$v" -ge "$PS_LLVM_MIN" ] && [ "$v" -le "$PS_LLVM_MAX" ]; then
+    if [ "$v" -ge "$min" ] && [ "$v" -le "$max" ]; then
       command -v "$c"
       return
     fi
@@ -79,8 +83,8 @@ ps_env_kind ()
   case "${POCL_STEAL_ENV:-auto}" in
     root) echo root ;;
     native)
-      [ -n "$(ps_native_llvm_config)" ] ||
-        ps_die "POCL_STEAL_ENV=native, but no llvm-config of LLVM $PS_LLVM_MIN..$PS_LLVM_MAX was found (set LLVM_CONFIG)"
+      [ -n "$(ps_native_llvm_config "$PS_LLVM_ANY_MIN" "$PS_LLVM_ANY_MAX")" ] ||
+        ps_die "POCL_STEAL_ENV=native, but no llvm-config of LLVM $PS_LLVM_ANY_MIN..$PS_LLVM_ANY_MAX was found (set LLVM_CONFIG)"
       echo native
       ;;
     auto)

@@ -1,17 +1,20 @@
-# Builds PoCL v7.1 with patches/series and this driver, and installs two
-# prefixes that differ only in the pthread ('cpu') device:
-#   ${POCL_PREFIX_OURS}   driver/ (pocl-steal)
-#   ${POCL_PREFIX_STOCK}  PoCL's own lib/CL/devices/pthread, same flags
-#   ${POCL_PREFIX_TSAN}   driver/ built with -fsanitize=thread
-#   ${POCL_PREFIX_ASAN}   driver/ built with -fsanitize=address,undefined
+# Builds PoCL with patches/series and this driver, and installs prefixes
+# that differ only in the pthread ('cpu') device:
+#   <prefix>/ours   driver/ (pocl-steal)
+#   <prefix>/stock  PoCL's own lib/CL/devices/pthread, same flags
+#   <prefix>/tsan   driver/ built with -fsanitize=thread
+#   <prefix>/asan   driver/ built with -fsanitize=address,undefined
 # Each has etc/OpenCL/vendors/pocl.icd for OCL_ICD_VENDORS.
+#
+# The main build is PoCL 7.1 from Debian's package, or POCL_SOURCE (7.1, 7.2
+# or main), in build/pocl-src, build/pocl-build and build/prefix/*, plus a
+# second build of it with the drivers linked into libpocl.  Each tree named
+# in POCL_STEAL_SOURCES of another version is built the same way (without
+# the linked build) in build/pocl-<version>/ (cmake/PoclVersions.cmake),
+# for the tests of every version.
 
 include(ExternalProject)
 
-set(POCL_SRC_DIR "${CMAKE_BINARY_DIR}/pocl-src")
-set(POCL_BUILD_DIR "${CMAKE_BINARY_DIR}/pocl-build")
-set(POCL_PREFIX_OURS "${CMAKE_BINARY_DIR}/prefix/ours")
-set(POCL_PREFIX_STOCK "${CMAKE_BINARY_DIR}/prefix/stock")
 set(POCL_STEAL_CACHE_DIR "$ENV{POCL_STEAL_CACHE}")
 if(NOT POCL_STEAL_CACHE_DIR)
   if(DEFINED ENV{XDG_CACHE_HOME})
@@ -24,35 +27,11 @@ endif()
 set(POCL_KERNEL_CACHE_DIR "${POCL_STEAL_CACHE_DIR}/kcache")
 file(MAKE_DIRECTORY "${POCL_KERNEL_CACHE_DIR}")
 
-# The source tree: downloaded (or POCL_SOURCE) and patched at configure
-# time; ci/pocl-source.sh does nothing when neither source nor patches
-# changed.
-execute_process(
-  COMMAND "${PROJECT_SOURCE_DIR}/ci/pocl-source.sh" "${POCL_SRC_DIR}"
-  RESULT_VARIABLE _src_rc)
-if(NOT _src_rc EQUAL 0)
-  message(FATAL_ERROR "Preparing the PoCL source failed (see above).")
-endif()
 file(GLOB _patches "${PROJECT_SOURCE_DIR}/patches/*.patch")
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
   "${PROJECT_SOURCE_DIR}/patches/series" ${_patches}
   "${PROJECT_SOURCE_DIR}/ci/pocl-source.lock"
   "${PROJECT_SOURCE_DIR}/ci/pocl-source.sh")
-
-# LLVM 17..21, highest first, unless LLVM_CONFIG names one.
-if(NOT LLVM_CONFIG)
-  if(DEFINED ENV{LLVM_CONFIG})
-    set(LLVM_CONFIG "$ENV{LLVM_CONFIG}")
-  else()
-    find_program(LLVM_CONFIG NAMES llvm-config-21 llvm-config-20
-                 llvm-config-19 llvm-config-18 llvm-config-17 llvm-config)
-  endif()
-endif()
-if(NOT LLVM_CONFIG)
-  message(FATAL_ERROR "No llvm-config of LLVM 17..21 found; PoCL 7.1 needs "
-    "one. Set LLVM_CONFIG, or use the README's commands, which build in a "
-    "Debian 13 root that has LLVM 19.")
-endif()
 
 find_program(CCACHE_PROGRAM ccache)
 set(_launcher "")
@@ -62,39 +41,155 @@ if(CCACHE_PROGRAM)
   set(_launcher "${CMAKE_COMMAND}|-E|env|CCACHE_DIR=${POCL_STEAL_CACHE_DIR}/ccache|CCACHE_BASEDIR=${PROJECT_SOURCE_DIR}|${CCACHE_PROGRAM}")
 endif()
 
-# PoCL's defaults apart from: ICD on, loadable drivers (so the two prefixes
-# share one build), its tests, and our pthread device.
-set(POCL_CMAKE_ARGS
-  -DCMAKE_BUILD_TYPE=Release
-  -DCMAKE_INSTALL_PREFIX=${POCL_PREFIX_OURS}
-  -DPOCL_INSTALL_ICD_VENDORDIR=${POCL_PREFIX_OURS}/etc/OpenCL/vendors
-  -DLLVM_CONFIG=${LLVM_CONFIG}
-  -DENABLE_ICD=ON
-  -DENABLE_LOADABLE_DRIVERS=ON
-  -DENABLE_TESTS=ON
-  -DPOCL_PTHREAD_DEVICE_DIR=${PROJECT_SOURCE_DIR}/cmake/pthread-pair
-  -DPOCL_STEAL_DRIVER_DIR=${PROJECT_SOURCE_DIR}/driver)
-if(_launcher)
-  list(APPEND POCL_CMAKE_ARGS
-    "-DCMAKE_C_COMPILER_LAUNCHER=${_launcher}"
-    "-DCMAKE_CXX_COMPILER_LAUNCHER=${_launcher}")
-endif()
-list(APPEND POCL_CMAKE_ARGS ${POCL_STEAL_EXTRA_POCL_ARGS})
+# pocl_steal_pocl_source(OUT SOURCE DEST [--pristine])
+#   Runs ci/pocl-source.sh with POCL_SOURCE=SOURCE ("": Debian's 7.1) to
+#   make DEST, and sets OUT to the list "NAME LLVM_MIN LLVM_MAX UPSTREAM"
+#   it wrote into DEST/.pocl-steal-version.  ci/pocl-source.sh does
+#   nothing when neither source nor patches changed.
+function(pocl_steal_pocl_source out source dest)
+  execute_process(
+    COMMAND "${CMAKE_COMMAND}" -E env "POCL_SOURCE=${source}"
+            "${PROJECT_SOURCE_DIR}/ci/pocl-source.sh" ${ARGN} "${dest}"
+    RESULT_VARIABLE _rc)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "Preparing the PoCL source '${source}' failed (see above).")
+  endif()
+  file(READ "${dest}/.pocl-steal-version" _v)
+  string(STRIP "${_v}" _v)
+  string(REPLACE " " ";" _v "${_v}")
+  set(${out} "${_v}" PARENT_SCOPE)
+endfunction()
 
-ExternalProject_Add(pocl
-  SOURCE_DIR "${POCL_SRC_DIR}"
-  BINARY_DIR "${POCL_BUILD_DIR}"
-  INSTALL_DIR "${POCL_PREFIX_OURS}"
-  DOWNLOAD_COMMAND ""
-  UPDATE_COMMAND ""
-  PATCH_COMMAND ""
-  CMAKE_GENERATOR Ninja
-  CMAKE_ARGS ${POCL_CMAKE_ARGS}
-  LIST_SEPARATOR |
-  BUILD_ALWAYS ON
-  USES_TERMINAL_CONFIGURE ON
-  USES_TERMINAL_BUILD ON
-  USES_TERMINAL_INSTALL ON)
+# pocl_steal_find_llvm(OUT MIN MAX)
+#   OUT: LLVM_CONFIG (the variable or the environment's) when its LLVM is
+#   MIN..MAX, else the highest llvm-config-MAX..MIN found; "" if none fits.
+function(pocl_steal_find_llvm out min max)
+  set(_given "${LLVM_CONFIG}")
+  if(NOT _given AND DEFINED ENV{LLVM_CONFIG})
+    set(_given "$ENV{LLVM_CONFIG}")
+  endif()
+  set(_names "")
+  foreach(v RANGE ${max} ${min} -1)
+    list(APPEND _names llvm-config-${v})
+  endforeach()
+  find_program(POCL_STEAL_LLVM_CONFIG_${min}_${max} NAMES ${_names} llvm-config)
+  set(${out} "" PARENT_SCOPE)
+  foreach(c "${_given}" "${POCL_STEAL_LLVM_CONFIG_${min}_${max}}")
+    if(c)
+      execute_process(COMMAND "${c}" --version
+                      OUTPUT_VARIABLE _ver RESULT_VARIABLE _rc
+                      OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+      string(REGEX MATCH "^[0-9]+" _major "${_ver}")
+      if(_rc EQUAL 0 AND _major AND NOT _major LESS min
+         AND NOT _major GREATER max)
+        set(${out} "${c}" PARENT_SCOPE)
+        return()
+      endif()
+    endif()
+  endforeach()
+endfunction()
+
+# pocl_steal_has_failed_dependency(OUT SRC_DIR)
+#   OUT: whether the PoCL in SRC_DIR marks commands whose dependency failed
+#   before they were enqueued (main's failed_dependency), which its device
+#   must fail without running them; the same test as driver/CMakeLists.txt
+#   makes for the driver's POCL_STEAL_FAILED_DEPENDENCY.
+function(pocl_steal_has_failed_dependency out src)
+  file(READ "${src}/lib/CL/pocl_cl.h" _h)
+  if(_h MATCHES "[ \t]failed_dependency;")
+    set(${out} ON PARENT_SCOPE)
+  else()
+    set(${out} OFF PARENT_SCOPE)
+  endif()
+endfunction()
+
+# pocl_steal_add_pocl(TARGET SRC_DIR BUILD_DIR PREFIX_DIR LLVM_CONFIG
+#                     [EXTRA_ARGS...])
+#   An ExternalProject TARGET building SRC_DIR in BUILD_DIR with the pthread
+#   device from cmake/pthread-pair, installed into PREFIX_DIR/ours, and a
+#   target TARGET-prefixes making PREFIX_DIR/{stock,tsan,asan} from it.
+#   Sets POCL_CMAKE_ARGS in the caller to the arguments it used.
+function(pocl_steal_add_pocl target src build prefix llvm_config)
+  set(_args
+    -DCMAKE_BUILD_TYPE=Release
+    -DCMAKE_INSTALL_PREFIX=${prefix}/ours
+    -DPOCL_INSTALL_ICD_VENDORDIR=${prefix}/ours/etc/OpenCL/vendors
+    -DLLVM_CONFIG=${llvm_config}
+    -DENABLE_ICD=ON
+    -DENABLE_LOADABLE_DRIVERS=ON
+    -DENABLE_TESTS=ON
+    -DPOCL_PTHREAD_DEVICE_DIR=${PROJECT_SOURCE_DIR}/cmake/pthread-pair
+    -DPOCL_STEAL_DRIVER_DIR=${PROJECT_SOURCE_DIR}/driver)
+  if(_launcher)
+    list(APPEND _args
+      "-DCMAKE_C_COMPILER_LAUNCHER=${_launcher}"
+      "-DCMAKE_CXX_COMPILER_LAUNCHER=${_launcher}")
+  endif()
+  list(APPEND _args ${POCL_STEAL_EXTRA_POCL_ARGS} ${ARGN})
+  set(POCL_CMAKE_ARGS "${_args}" PARENT_SCOPE)
+
+  ExternalProject_Add(${target}
+    SOURCE_DIR "${src}"
+    BINARY_DIR "${build}"
+    INSTALL_DIR "${prefix}/ours"
+    DOWNLOAD_COMMAND ""
+    UPDATE_COMMAND ""
+    PATCH_COMMAND ""
+    CMAKE_GENERATOR Ninja
+    CMAKE_ARGS ${_args}
+    LIST_SEPARATOR |
+    BUILD_ALWAYS ON
+    USES_TERMINAL_CONFIGURE ON
+    USES_TERMINAL_BUILD ON
+    USES_TERMINAL_INSTALL ON)
+
+  # The other prefixes are copies of ours with another pthread module:
+  # stock (PoCL's own), tsan and asan (ours instrumented).
+  set(_pthread_build "${build}/lib/CL/devices/pthread")
+  set(_commands "")
+  foreach(v stock tsan asan)
+    list(APPEND _commands
+      COMMAND "${CMAKE_COMMAND}"
+              "-DOURS=${prefix}/ours" "-DSTOCK=${prefix}/${v}"
+              "-DSTOCK_MODULE=${_pthread_build}/${v}/libpocl-devices-pthread.so"
+              -P "${PROJECT_SOURCE_DIR}/cmake/MakeStockPrefix.cmake")
+  endforeach()
+  add_custom_target(${target}-prefixes ALL
+    ${_commands}
+    DEPENDS ${target}
+    COMMENT "Installing the stock, tsan and asan prefixes next to ${prefix}/ours"
+    VERBATIM)
+endfunction()
+
+# The main build.
+set(POCL_SRC_DIR "${CMAKE_BINARY_DIR}/pocl-src")
+set(POCL_BUILD_DIR "${CMAKE_BINARY_DIR}/pocl-build")
+pocl_steal_pocl_source(_main_version "$ENV{POCL_SOURCE}" "${POCL_SRC_DIR}")
+list(GET _main_version 0 POCL_VERSION)
+list(GET _main_version 1 _llvm_min)
+list(GET _main_version 2 _llvm_max)
+list(GET _main_version 3 POCL_UPSTREAM)
+pocl_steal_find_llvm(_llvm "${_llvm_min}" "${_llvm_max}")
+if(NOT _llvm)
+  message(FATAL_ERROR "No llvm-config of LLVM ${_llvm_min}..${_llvm_max} "
+    "found; PoCL ${POCL_VERSION} needs one. Set LLVM_CONFIG, or use the "
+    "README's commands, which build in a Debian 13 root that has LLVM 19.")
+endif()
+if(LLVM_CONFIG AND NOT LLVM_CONFIG STREQUAL _llvm)
+  message(WARNING "LLVM_CONFIG='${LLVM_CONFIG}' is not an LLVM "
+    "${_llvm_min}..${_llvm_max}, which PoCL ${POCL_VERSION} needs; using "
+    "${_llvm} instead.")
+endif()
+set(LLVM_CONFIG "${_llvm}")
+message(STATUS "pocl-steal: PoCL ${POCL_VERSION} (${POCL_UPSTREAM}) with "
+               "LLVM ${LLVM_CONFIG} into ${CMAKE_BINARY_DIR}/prefix")
+foreach(v OURS STOCK TSAN ASAN)
+  string(TOLOWER ${v} _v)
+  set(POCL_PREFIX_${v} "${CMAKE_BINARY_DIR}/prefix/${_v}")
+endforeach()
+pocl_steal_add_pocl(pocl "${POCL_SRC_DIR}" "${POCL_BUILD_DIR}"
+                    "${CMAKE_BINARY_DIR}/prefix" "${LLVM_CONFIG}")
+pocl_steal_has_failed_dependency(POCL_HAS_FAILED_DEPENDENCY "${POCL_SRC_DIR}")
 
 # The same source with the drivers linked into libpocl
 # (ENABLE_LOADABLE_DRIVERS=OFF), as Julia's packages build PoCL, and our
@@ -130,21 +225,4 @@ ExternalProject_Add(pocl-linked
   USES_TERMINAL_BUILD ON
   USES_TERMINAL_INSTALL ON)
 
-# The other prefixes are copies of ours with another pthread module: stock
-# (PoCL's own), tsan and asan (ours instrumented, for the sanitizer tests).
-set(_pthread_build "${POCL_BUILD_DIR}/lib/CL/devices/pthread")
-set(_prefix_commands "")
-foreach(v stock tsan asan)
-  string(TOUPPER ${v} _V)
-  set(POCL_PREFIX_${_V} "${CMAKE_BINARY_DIR}/prefix/${v}")
-  list(APPEND _prefix_commands
-    COMMAND "${CMAKE_COMMAND}"
-            "-DOURS=${POCL_PREFIX_OURS}" "-DSTOCK=${POCL_PREFIX_${_V}}"
-            "-DSTOCK_MODULE=${_pthread_build}/${v}/libpocl-devices-pthread.so"
-            -P "${PROJECT_SOURCE_DIR}/cmake/MakeStockPrefix.cmake")
-endforeach()
-add_custom_target(pocl-prefixes ALL
-  ${_prefix_commands}
-  DEPENDS pocl
-  COMMENT "Installing the stock, tsan and asan prefixes next to ours"
-  VERBATIM)
+include(cmake/PoclVersions.cmake)

@@ -7,6 +7,12 @@
    for kernels with barriers) turns `unreachable` into a store to
    execution_failed; the work-item loops remove the block instead.
 
+   With the argument "already-failed", also commands enqueued when an
+   event of their wait list has failed already: PoCL marks them (main's
+   failed_dependency) and the device must fail them without running them.
+   PoCL 7.1 and 7.2 have no such mark and run them, so this case is only
+   for a PoCL that has it.
+
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
 #include "count_kernel.h"
@@ -53,11 +59,71 @@ check_queue_still_works (cltest_env *e, const char *after)
   count_job_release (&j);
 }
 
+/* A launch of the count kernel over hits[0..n) waiting on `failed`, an
+   event that has failed already, and one waiting on that launch: both must
+   fail (or be refused at enqueue) and the kernel must not run.  */
+static void
+check_already_failed (cltest_env *e, cl_mem hits, size_t n, cl_event failed,
+                      const char *what)
+{
+  cl_int err;
+  cl_kernel count = cltest_kernel (e, "count");
+  CL_OK (clSetKernelArg (count, 0, sizeof (hits), &hits));
+  cl_uint zero = 0;
+  CL_OK (clEnqueueFillBuffer (e->q, hits, &zero, sizeof (zero), 0,
+                              n * sizeof (cl_uint), 0, NULL, NULL));
+  CL_OK (clFinish (e->q));
+  cl_event launched = NULL, next = NULL;
+  err = clEnqueueNDRangeKernel (e->q, count, 1, NULL, &n, NULL, 1, &failed,
+                                &launched);
+  CHECK (
+      err == CL_SUCCESS || err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+      "a launch waiting on %s: clEnqueueNDRangeKernel returned %d", what, err);
+  if (err == CL_SUCCESS)
+    {
+      err = clEnqueueNDRangeKernel (e->q, count, 1, NULL, &n, NULL, 1,
+                                    &launched, &next);
+      CHECK (err == CL_SUCCESS
+                 || err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+             "a launch waiting on that launch: clEnqueueNDRangeKernel "
+             "returned %d",
+             err);
+    }
+  clFinish (e->q);
+  cl_int s1 = launched ? event_status (launched) : -1;
+  cl_int s2 = next ? event_status (next) : -1;
+  cl_uint *host = malloc (n * sizeof (cl_uint));
+  CL_OK (clEnqueueReadBuffer (e->q, hits, CL_TRUE, 0, n * sizeof (cl_uint),
+                              host, 0, NULL, NULL));
+  size_t ran = 0;
+  for (size_t i = 0; i < n; ++i)
+    ran += host[i] != 0;
+  free (host);
+  printf ("waiting on %s: launch status %d, next launch status %d, %zu "
+          "work-items ran\n",
+          what, s1, s2, ran);
+  CHECK (s1 < 0, "a launch waiting on %s has status %d", what, s1);
+  CHECK (s2 < 0, "a launch waiting on that launch has status %d", s2);
+  CHECK (ran == 0, "%zu work-items of launches waiting on %s ran", ran, what);
+  if (launched)
+    CL_OK (clReleaseEvent (launched));
+  if (next)
+    CL_OK (clReleaseEvent (next));
+  CL_OK (clReleaseKernel (count));
+  check_queue_still_works (e, what);
+}
+
 int
-main (void)
+main (int argc, char **argv)
 {
   cl_int err;
   cltest_env e;
+  int already_failed = argc > 1 && strcmp (argv[1], "already-failed") == 0;
+  if (argc > 1 && !already_failed)
+    {
+      fprintf (stderr, "usage: %s [already-failed]\n", argv[0]);
+      return 2;
+    }
   cltest_open (&e, fail_source, NULL);
   cl_kernel k = cltest_kernel (&e, "fail_group");
   const size_t groups = 256, local = 8, n = groups * local;
@@ -114,10 +180,19 @@ main (void)
           s2);
   CHECK (s1 < 0, "a launch waiting on a failed user event has status %d", s1);
   CHECK (s2 < 0, "a launch waiting on that launch has status %d", s2);
+  check_queue_still_works (&e, "a failed user event");
+
+  /* 3. Commands enqueued after their dependency failed: a failed user
+     event and a launch that failed.  */
+  if (already_failed)
+    {
+      check_already_failed (&e, hits, n, user, "a user event failed before");
+      check_already_failed (&e, hits, n, launched,
+                            "a launch that failed before");
+    }
   CL_OK (clReleaseEvent (user));
   CL_OK (clReleaseEvent (launched));
   CL_OK (clReleaseEvent (after));
-  check_queue_still_works (&e, "a failed user event");
 
   CL_OK (clReleaseMemObject (hits));
   CL_OK (clReleaseKernel (k));

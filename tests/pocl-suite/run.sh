@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Usage: run.sh POCL_BUILD_DIR VARIANT SCHEDULE RESULTS_DIR
+# Usage: run.sh POCL_BUILD_DIR VARIANT SCHEDULE RESULTS_DIR [VERSION]
 #
-# Runs PoCL's own test suite, the CPU set as v7.1's tools/scripts/run_cpu_tests
-# runs it (POCL_DEVICES=cpu, ctest -LE cpu_fail), from PoCL's build tree.
+# Runs PoCL's own test suite, the CPU set as tools/scripts/run_cpu_tests of
+# v7.1 and v7.2 runs it (POCL_DEVICES=cpu, ctest -LE cpu_fail), from PoCL's
+# build tree.  VERSION names the PoCL version in the report.
 #   VARIANT stock: with PoCL's own pthread module, bind-mounted over ours in
 #                  a private mount namespace for the duration of the run;
 #   VARIANT ours:  with our driver and POCL_PTHREAD_SCHEDULE=SCHEDULE.
@@ -11,7 +12,7 @@
 # (its results file must exist) did not pass; stock itself fails only if it
 # could not run.
 set -uo pipefail
-build=$1 variant=$2 schedule=$3 results=$4
+build=$1 variant=$2 schedule=$3 results=$4 version=${5:-}
 mkdir -p "$results"
 name=$variant${schedule:+-$schedule}
 log="$results/$name.log"
@@ -56,7 +57,7 @@ total=$(wc -l <"$out")
 passed=$(grep -c ' Passed$' "$out")
 skipped=$(grep -c ' Skipped$' "$out")
 other=$((total - passed - skipped))
-echo "PoCL v7.1 suite, $name: $total tests: $passed passed, $skipped skipped, $other failed (log: $log)"
+echo "PoCL ${version:+$version }suite, $name: $total tests: $passed passed, $skipped skipped, $other failed (log: $log)"
 if [ "$total" -eq 0 ]; then
   echo "FAIL: no test ran"
   tail -n 20 "$log"

@@ -1,0 +1,84 @@
+# The other PoCL versions the tests run on: each tree or tarball named in
+# POCL_STEAL_SOURCES (the environment's or a CMake variable; separated by
+# spaces or ';') whose version differs from the main build's is prepared
+# with patches/series and built like the main build (ours, stock, tsan and
+# asan prefixes; no linked build) in build/pocl-<version>/.  Unset, it is
+# the pristine upstream tarballs in the project's shared source folder
+# (../shared/pocl-src beside the checkout) when there is one; "none" builds
+# no other version.
+#
+# Sets, for the tests:
+#   POCL_STEAL_VERSIONS           the versions built (7.2, main)
+#   POCL_STEAL_VERSIONS_MISSING   "version|why" of those that are not
+#   POCL_BUILD_DIR_<v>, POCL_PREFIX_{OURS,STOCK,TSAN,ASAN}_<v>,
+#   POCL_HAS_FAILED_DEPENDENCY_<v>
+
+if(NOT DEFINED POCL_STEAL_SOURCES)
+  if(DEFINED ENV{POCL_STEAL_SOURCES})
+    set(POCL_STEAL_SOURCES "$ENV{POCL_STEAL_SOURCES}")
+  else()
+    file(GLOB POCL_STEAL_SOURCES
+         "${PROJECT_SOURCE_DIR}/../shared/pocl-src/pocl-*.tar.xz")
+  endif()
+endif()
+string(REPLACE " " ";" _sources "${POCL_STEAL_SOURCES}")
+if(_sources STREQUAL "none")
+  set(_sources "")
+endif()
+
+set(POCL_STEAL_VERSIONS "")
+set(POCL_STEAL_VERSIONS_MISSING "")
+set(_previous pocl-linked)
+foreach(_source ${_sources})
+  execute_process(
+    COMMAND "${CMAKE_COMMAND}" -E env "POCL_SOURCE=${_source}"
+            "${PROJECT_SOURCE_DIR}/ci/pocl-source.sh" --version
+    OUTPUT_VARIABLE _line OUTPUT_STRIP_TRAILING_WHITESPACE
+    RESULT_VARIABLE _rc)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "POCL_STEAL_SOURCES names '${_source}', which is "
+      "not a PoCL tree this project builds (see above).")
+  endif()
+  string(REPLACE " " ";" _line "${_line}")
+  list(GET _line 0 _v)
+  list(GET _line 1 _min)
+  list(GET _line 2 _max)
+  if(_v STREQUAL POCL_VERSION OR _v IN_LIST POCL_STEAL_VERSIONS)
+    message(STATUS "pocl-steal: PoCL ${_v} from ${_source} is built "
+                   "already; not building it again")
+    continue()
+  endif()
+  pocl_steal_find_llvm(_llvm ${_min} ${_max})
+  if(NOT _llvm)
+    list(APPEND POCL_STEAL_VERSIONS_MISSING
+         "${_v}|no llvm-config of LLVM ${_min}..${_max} for PoCL ${_v}")
+    message(WARNING "PoCL ${_v} from ${_source} is not built: no "
+                    "llvm-config of LLVM ${_min}..${_max}. Its tests are skipped.")
+    continue()
+  endif()
+  set(_dir "${CMAKE_BINARY_DIR}/pocl-${_v}")
+  pocl_steal_pocl_source(_line "${_source}" "${_dir}/pocl-src")
+  list(GET _line 3 _upstream)
+  message(STATUS "pocl-steal: also PoCL ${_v} (${_upstream}) with LLVM "
+                 "${_llvm} into ${_dir}/prefix")
+  pocl_steal_add_pocl(pocl-${_v} "${_dir}/pocl-src" "${_dir}/pocl-build"
+                      "${_dir}/prefix" "${_llvm}")
+  # One PoCL build at a time: two would compete for the cores.
+  add_dependencies(pocl-${_v} ${_previous})
+  set(_previous pocl-${_v})
+  list(APPEND POCL_STEAL_VERSIONS ${_v})
+  pocl_steal_has_failed_dependency(POCL_HAS_FAILED_DEPENDENCY_${_v}
+                                   "${_dir}/pocl-src")
+  set(POCL_BUILD_DIR_${_v} "${_dir}/pocl-build")
+  foreach(p OURS STOCK TSAN ASAN)
+    string(TOLOWER ${p} _p)
+    set(POCL_PREFIX_${p}_${_v} "${_dir}/prefix/${_p}")
+  endforeach()
+endforeach()
+foreach(_v 7.1 7.2 main)
+  if(NOT _v STREQUAL POCL_VERSION AND NOT _v IN_LIST POCL_STEAL_VERSIONS
+     AND NOT "${POCL_STEAL_VERSIONS_MISSING}" MATCHES "(^|;)${_v}[|]")
+    list(APPEND POCL_STEAL_VERSIONS_MISSING
+         "${_v}|no PoCL ${_v} tree in POCL_STEAL_SOURCES ('${POCL_STEAL_SOURCES}')")
+  endif()
+endforeach()
