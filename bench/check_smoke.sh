@@ -2,8 +2,8 @@
 # check_smoke.sh RUN_BENCH BUILD OUT: the benchmarks in smoke mode (tiny
 # sizes, one round); passes if they all ran and wrote the report, the CSV
 # files and the plots, and the report's header says what was measured
-# (machine, git revision, C compiler, LLVM, command line).  Figures are not
-# judged.
+# (machine, git revision, C compiler, LLVM, command line), and the launch
+# cost has rows for each other PoCL version built.  Figures are not judged.
 set -u
 run=$1 build=$2 out=$3
 rm -rf "$out"
@@ -29,5 +29,12 @@ grep -Eq '^- LLVM: [0-9]+\.[0-9]+' "$report" ||
   fail "no LLVM version in the report: $(grep '^- LLVM' "$report")"
 grep -q '^- command: `.*run_bench\.py .*--smoke' "$report" ||
   fail "no command line in the report: $(grep '^- command' "$report")"
+# The launch-cost table has stock and ours of each other PoCL version built.
+for tree in "$build"/pocl-*/pocl-src; do
+  [ -f "$tree/.pocl-steal-version" ] || continue
+  v=$(cut -d' ' -f1 "$tree/.pocl-steal-version")
+  grep -q "| stock PoCL $v |" "$report" && grep -q "| static / stock (PoCL $v) |" "$report" ||
+    fail "the launch-cost table has no rows for PoCL $v"
+done
 [ "$fails" = 0 ] && echo "bench smoke: all benchmarks ran, report and plots written"
 [ "$fails" = 0 ]

@@ -15,6 +15,7 @@ Usage: run_bench.py --build BUILD_DIR [--out DIR] [--smoke]
 
 import argparse
 import csv
+import glob
 import os
 import platform
 import re
@@ -122,6 +123,7 @@ class Bench:
     def __init__(self, args, argv=None):
         self.argv = list(sys.argv if argv is None else argv)
         self.build = os.path.abspath(args.build)
+        self.main_version = self.version_of(os.path.join(self.build, "pocl-src"))
         self.out = os.path.abspath(args.out or os.path.join(self.build, "bench-report"))
         self.smoke = args.smoke
         self.rounds = args.rounds or (1 if args.smoke else 3)
@@ -142,11 +144,31 @@ class Bench:
     def tool(self, name):
         return os.path.join(self.build, "bench", name)
 
+    def version_of(self, tree):
+        """The PoCL version of the source tree ci/pocl-source.sh prepared."""
+        with open(os.path.join(tree, ".pocl-steal-version")) as f:
+            return f.read().split()[0]
+
+    def other_versions(self):
+        """The other PoCL versions built (cmake/PoclVersions.cmake), as
+        {version: prefix directory}."""
+        found = {}
+        for d in sorted(glob.glob(os.path.join(self.build, "pocl-*", "prefix"))):
+            tree = os.path.join(os.path.dirname(d), "pocl-src")
+            if os.path.isdir(os.path.join(d, "stock")) and os.path.isdir(tree):
+                found[self.version_of(tree)] = d
+        return found
+
     def pocl_env(self, variant, threads, extra=None):
-        """variant: 'stock', 'guided' or 'static' (ours)."""
+        """variant: 'stock', 'guided' or 'static' (ours), on the main build,
+        or 'stock@V' or 'static@V' on another version V."""
         env = dict(os.environ)
+        variant, _, version = variant.partition("@")
         prefix = "stock" if variant == "stock" else "ours"
-        env["OCL_ICD_VENDORS"] = os.path.join(self.build, "prefix", prefix, "etc", "OpenCL", "vendors")
+        root = os.path.join(self.build, "prefix")
+        if version:
+            root = self.other_versions()[version]
+        env["OCL_ICD_VENDORS"] = os.path.join(root, prefix, "etc", "OpenCL", "vendors")
         env["POCL_CACHE_DIR"] = self.kcache
         env["POCL_CPU_MAX_CU_COUNT"] = str(threads)
         env.pop("POCL_PTHREAD_SCHEDULE", None)
@@ -237,8 +259,11 @@ class Bench:
         self.md.append("- machine: %s, %d CPUs online (%d allowed), %d NUMA node(s), %s memory"
                        % (model, online, allowed, nodes, mem))
         self.md.extend(provenance_lines(self.build, self.argv))
-        self.md.append("- PoCL v7.1 from `build/prefix/ours` (this driver) and `build/prefix/stock` "
-                       "(PoCL's own pthread driver, same build and flags)")
+        self.md.append("- PoCL %s from `build/prefix/ours` (this driver) and `build/prefix/stock` "
+                       "(PoCL's own pthread driver, same build and flags)%s"
+                       % (self.main_version, "".join(
+                           "; PoCL %s from `build/pocl-%s/prefix/{ours,stock}` (launch cost only)" % (v, v)
+                           for v in self.other_versions())))
         self.md.append("- threads: %s (POCL_CPU_MAX_CU_COUNT / OMP_NUM_THREADS); %d round(s) of "
                        "alternated variants per figure, medians; %s; %s"
                        % (", ".join(map(str, self.threads)), self.rounds,
@@ -256,7 +281,12 @@ class Bench:
                        "`parallel for schedule(static)` over the same number of empty iterations: the "
                        "floor a thread pool can reach.\n" % (self.batches, self.launches))
         rows, csv_rows = [], []
+        # Stock and ours (static) on each other PoCL version too, so that the
+        # ratio is there against the version a user would replace.
+        others = list(self.other_versions())
         variants = ["stock", "guided", "static", "omp"]
+        for v in others:
+            variants += ["stock@" + v, "static@" + v]
         for t in self.threads:
             res = {v: {} for v in variants}
             for g in SIZES:
@@ -274,12 +304,16 @@ class Bench:
                 for v in variants:
                     res[v][g] = med[v]
             for v in variants:
-                name = {"stock": "stock PoCL 7.1", "guided": "guided (ours)",
-                        "static": "static (ours)", "omp": "omp static"}[v]
+                base, _, version = v.partition("@")
+                name = {"stock": "stock PoCL %s" % (version or self.main_version),
+                        "guided": "guided (ours)", "omp": "omp static",
+                        "static": "static (ours%s)" % (", PoCL " + version if version else "")}[base]
                 rows.append([t, name] + ["%.2f" % res[v][g] for g in SIZES])
                 csv_rows.append([t, v] + ["%.3f" % res[v][g] for g in SIZES])
-            ratio = ["%.2f" % (res["static"][g] / res["stock"][g]) for g in SIZES]
-            rows.append([t, "static / stock"] + ratio)
+            for version in [""] + others:
+                at = "@" + version if version else ""
+                ratio = ["%.2f" % (res["static" + at][g] / res["stock" + at][g]) for g in SIZES]
+                rows.append([t, "static / stock" + (" (PoCL %s)" % version if version else "")] + ratio)
         self.table(["threads", "schedule"] + ["1 WG" if g == 1 else str(g) for g in SIZES], rows)
         self.write_csv("launch.csv", ["threads", "variant"] + [str(g) for g in SIZES], csv_rows)
         with open(os.path.join(self.out, "launch.dat"), "w") as f:
