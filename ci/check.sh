@@ -13,7 +13,10 @@ if ! "$top/ci/build.sh"; then
 fi
 
 log="$build/check.log"
-ctest --test-dir "$build" --output-on-failure ${CTEST_ARGS:-} 2>&1 | tee "$log"
+# As many tests at once as there are CPUs: most wait on threads or on the
+# kernel cache more than they compute, and none depends on timing.  The
+# PoCL builds' own suites and the recipe's build run alone (RUN_SERIAL).
+ctest --test-dir "$build" --output-on-failure -j "$(nproc)" ${CTEST_ARGS:-} 2>&1 | tee "$log"
 summary=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -n 1)
 if [ -z "$summary" ]; then
   echo "ctest printed no summary"
