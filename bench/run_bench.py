@@ -124,6 +124,7 @@ class Bench:
         self.argv = list(sys.argv if argv is None else argv)
         self.build = os.path.abspath(args.build)
         self.main_version = self.version_of(os.path.join(self.build, "pocl-src"))
+        self.others = self.other_versions()
         self.out = os.path.abspath(args.out or os.path.join(self.build, "bench-report"))
         self.smoke = args.smoke
         self.rounds = args.rounds or (1 if args.smoke else 3)
@@ -167,7 +168,7 @@ class Bench:
         prefix = "stock" if variant == "stock" else "ours"
         root = os.path.join(self.build, "prefix")
         if version:
-            root = self.other_versions()[version]
+            root = self.others[version]
         env["OCL_ICD_VENDORS"] = os.path.join(root, prefix, "etc", "OpenCL", "vendors")
         env["POCL_CACHE_DIR"] = self.kcache
         env["POCL_CPU_MAX_CU_COUNT"] = str(threads)
@@ -263,7 +264,7 @@ class Bench:
                        "(PoCL's own pthread driver, same build and flags)%s"
                        % (self.main_version, "".join(
                            "; PoCL %s from `build/pocl-%s/prefix/{ours,stock}` (launch cost only)" % (v, v)
-                           for v in self.other_versions())))
+                           for v in self.others)))
         self.md.append("- threads: %s (POCL_CPU_MAX_CU_COUNT / OMP_NUM_THREADS); %d round(s) of "
                        "alternated variants per figure, medians; %s; %s"
                        % (", ".join(map(str, self.threads)), self.rounds,
@@ -283,7 +284,7 @@ class Bench:
         rows, csv_rows = [], []
         # Stock and ours (static) on each other PoCL version too, so that the
         # ratio is there against the version a user would replace.
-        others = list(self.other_versions())
+        others = list(self.others)
         variants = ["stock", "guided", "static", "omp"]
         for v in others:
             variants += ["stock@" + v, "static@" + v]

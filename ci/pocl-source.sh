@@ -40,7 +40,7 @@ dest=$1
 lock="$here/pocl-source.lock"
 cache=$(ps_cache_dir)
 
-lock_field () # KIND FIELD(2..4): of the first line of that kind # KIND FIELD(2..4)
+lock_field () # KIND FIELD(2..4): of the first line of that kind
 {
   awk -v k="$1" -v f="$2" '$1 == k { print $f; exit }' "$lock"
 }
