@@ -27,6 +27,45 @@ endif()
 set(POCL_KERNEL_CACHE_DIR "${POCL_STEAL_CACHE_DIR}/kcache")
 file(MAKE_DIRECTORY "${POCL_KERNEL_CACHE_DIR}")
 
+# POCL_STEAL_SUITES (the environment's or a CMake variable): the PoCL
+# versions on which `make check` runs PoCL's own suite, stock and ours; by
+# default 7.2, the version Julia ships: each version's suite costs 10 to 12
+# minutes on 2 cores with a cold kernel cache, and the driver's source and
+# the glue's paths are the same on every version (its integration tests,
+# tests/opencl, run on each).  A build whose suite does not run leaves
+# PoCL's test programs and examples out.
+if(NOT DEFINED POCL_STEAL_SUITES)
+  if(DEFINED ENV{POCL_STEAL_SUITES})
+    set(POCL_STEAL_SUITES "$ENV{POCL_STEAL_SUITES}")
+  else()
+    set(POCL_STEAL_SUITES "7.2")
+  endif()
+endif()
+string(REPLACE " " ";" POCL_STEAL_SUITE_VERSIONS "${POCL_STEAL_SUITES}")
+if(POCL_STEAL_SUITE_VERSIONS STREQUAL "none")
+  set(POCL_STEAL_SUITE_VERSIONS "")
+endif()
+foreach(_v ${POCL_STEAL_SUITE_VERSIONS})
+  if(NOT _v MATCHES "^(7[.]1|7[.]2|main)$")
+    message(FATAL_ERROR "POCL_STEAL_SUITES='${POCL_STEAL_SUITES}' names "
+      "'${_v}'; accepted: versions among 7.1, 7.2 and main, separated by "
+      "spaces, or none.")
+  endif()
+endforeach()
+
+# pocl_steal_suite_args(OUT_HAS OUT_ARGS VERSION)
+#   OUT_HAS: whether PoCL's suite runs on VERSION (POCL_STEAL_SUITES);
+#   OUT_ARGS: PoCL's CMake arguments that leave the suite out if it does not.
+function(pocl_steal_suite_args out_has out_args version)
+  if(version IN_LIST POCL_STEAL_SUITE_VERSIONS)
+    set(${out_has} ON PARENT_SCOPE)
+    set(${out_args} "" PARENT_SCOPE)
+  else()
+    set(${out_has} OFF PARENT_SCOPE)
+    set(${out_args} -DENABLE_TESTS=OFF -DENABLE_EXAMPLES=OFF PARENT_SCOPE)
+  endif()
+endfunction()
+
 file(GLOB _patches "${PROJECT_SOURCE_DIR}/patches/*.patch")
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
   "${PROJECT_SOURCE_DIR}/patches/series" ${_patches}
@@ -187,8 +226,10 @@ foreach(v OURS STOCK TSAN ASAN)
   string(TOLOWER ${v} _v)
   set(POCL_PREFIX_${v} "${CMAKE_BINARY_DIR}/prefix/${_v}")
 endforeach()
+pocl_steal_suite_args(POCL_HAS_SUITE _suite_args "${POCL_VERSION}")
 pocl_steal_add_pocl(pocl "${POCL_SRC_DIR}" "${POCL_BUILD_DIR}"
-                    "${CMAKE_BINARY_DIR}/prefix" "${LLVM_CONFIG}")
+                    "${CMAKE_BINARY_DIR}/prefix" "${LLVM_CONFIG}"
+                    ${_suite_args})
 pocl_steal_has_failed_dependency(POCL_HAS_FAILED_DEPENDENCY "${POCL_SRC_DIR}")
 
 # The same source with the drivers linked into libpocl

@@ -10,8 +10,11 @@
 # Sets, for the tests:
 #   POCL_STEAL_VERSIONS           the versions built (7.2, main)
 #   POCL_STEAL_VERSIONS_MISSING   "version|why" of those that are not
-#   POCL_BUILD_DIR_<v>, POCL_PREFIX_{OURS,STOCK,TSAN,ASAN}_<v>,
-#   POCL_HAS_FAILED_DEPENDENCY_<v>
+#   POCL_BUILD_DIR_<v>, POCL_SOURCE_<v> (the tree or tarball it came from),
+#   POCL_PREFIX_{OURS,STOCK,TSAN,ASAN}_<v>,
+#   POCL_HAS_FAILED_DEPENDENCY_<v>,
+#   POCL_HAS_SUITE_<v>            whether PoCL's own suite runs on it
+#                                 (POCL_STEAL_SUITES, cmake/PoclBuild.cmake)
 
 if(NOT DEFINED POCL_STEAL_SOURCES)
   if(DEFINED ENV{POCL_STEAL_SOURCES})
@@ -61,8 +64,9 @@ foreach(_source ${_sources})
   list(GET _line 3 _upstream)
   message(STATUS "pocl-steal: also PoCL ${_v} (${_upstream}) with LLVM "
                  "${_llvm} into ${_dir}/prefix")
+  pocl_steal_suite_args(POCL_HAS_SUITE_${_v} _suite_args ${_v})
   pocl_steal_add_pocl(pocl-${_v} "${_dir}/pocl-src" "${_dir}/pocl-build"
-                      "${_dir}/prefix" "${_llvm}")
+                      "${_dir}/prefix" "${_llvm}" ${_suite_args})
   # One PoCL build at a time: two would compete for the cores.
   add_dependencies(pocl-${_v} ${_previous})
   set(_previous pocl-${_v})
@@ -70,6 +74,7 @@ foreach(_source ${_sources})
   pocl_steal_has_failed_dependency(POCL_HAS_FAILED_DEPENDENCY_${_v}
                                    "${_dir}/pocl-src")
   set(POCL_BUILD_DIR_${_v} "${_dir}/pocl-build")
+  set(POCL_SOURCE_${_v} "${_source}")
   foreach(p OURS STOCK TSAN ASAN)
     string(TOLOWER ${p} _p)
     set(POCL_PREFIX_${p}_${_v} "${_dir}/prefix/${_p}")
