@@ -17,7 +17,8 @@ bench-smoke:
 	@ci/enter.sh ci/bench.sh --smoke --out build/bench-smoke
 
 # The series and the driver as patches for Yggdrasil's PoCL recipe, into
-# ci/yggdrasil/bundled/patches/pocl (YGGDRASIL_AFTER=<dir of the recipe's
+# ci/yggdrasil/bundled/patches/pocl, made on the PoCL tree POCL_SOURCE names
+# (a 7.2 tree for the 7.2 recipe; YGGDRASIL_AFTER=<dir of the recipe's
 # existing patches> numbers them after those).
 yggdrasil-export:
 	@ci/yggdrasil/export.sh ci/yggdrasil/bundled/patches/pocl $(if $(YGGDRASIL_AFTER),--after $(YGGDRASIL_AFTER))

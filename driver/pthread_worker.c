@@ -20,7 +20,8 @@
 #include "pthread_spin.h"
 
 /* Workers run kernels' work-group functions on their own stack; PoCL sizes
-   its stack-size check (HOST_CPU_ENABLE_STACK_SIZE_CHECK) from this.  */
+   its stack-size check (HOST_CPU_ENABLE_STACK_SIZE_CHECK) from what they
+   get: at least this.  */
 #define WORKER_STACK_SIZE (8u << 20)
 
 static void
@@ -271,10 +272,15 @@ pt_workers_start (pt_workers *s, cl_device_id dev, const pts_config *cfg)
     place_workers (s);
   s->env.node_of = s->node_of;
 
+  /* At least WORKER_STACK_SIZE, never less than the default (which follows
+     RLIMIT_STACK on Linux and may be larger); the default if the size is
+     refused.  */
   pthread_attr_t attr;
   pthread_attr_init (&attr);
-  if (pthread_attr_setstacksize (&attr, WORKER_STACK_SIZE) != 0)
-    pthread_attr_init (&attr);
+  size_t default_size = 0;
+  pthread_attr_getstacksize (&attr, &default_size);
+  if (default_size < WORKER_STACK_SIZE)
+    pthread_attr_setstacksize (&attr, WORKER_STACK_SIZE);
   pthread_attr_getstacksize (&attr, &s->stack_size);
 
   for (unsigned i = 0; i < s->num_threads; ++i)

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Usage: ci/yggdrasil/export.sh OUT_DIR [--start N | --after DIR]
+# Usage: [POCL_SOURCE=TREE] ci/yggdrasil/export.sh OUT_DIR [--start N | --after DIR]
 #
 # Writes pocl-steal as a drop-in set of patches for Yggdrasil's PoCL
 # recipe: patches/series, then one patch that adds driver/ to PoCL's tree
-# as lib/CL/devices/pthread-steal, all in `git format-patch` form, applying
-# with `atomic_patch -p1` (or `patch -p1`) to pristine v7.1 in this order.
-# Files are named NNNN-*.patch starting at N (default 1); with --after DIR,
-# just after the highest NNNN of the patches already in DIR (Yggdrasil's
-# bundled/patches/pocl), so that they apply after those.
+# as lib/CL/devices/pthread-steal, all in `git format-patch` form, made on
+# the pristine tree POCL_SOURCE names (as ci/pocl-source.sh takes it; a
+# 7.2 tree for Yggdrasil's 7.2 recipe) and applying to it with
+# `atomic_patch -p1` (or `patch -p1`) in this order.  Files are named
+# NNNN-*.patch starting at N; with --after DIR, just after the highest NNNN
+# of the patches already in DIR (Yggdrasil's bundled/patches/pocl), so that
+# they apply after those.  The default N follows Yggdrasil's P/pocl series
+# as last read (0001 to 0021, 2026-12).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd -P)
 top=$(cd "$here/../.." && pwd -P)
@@ -16,7 +19,7 @@ top=$(cd "$here/../.." && pwd -P)
 [ $# -ge 1 ] || ps_die "usage: ci/yggdrasil/export.sh OUT_DIR [--start N | --after DIR]"
 out=$1
 shift
-start=1
+start=22
 case "${1:-}" in
   --start)
     start=${2:?--start needs a number}
@@ -35,17 +38,20 @@ esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$top/ci/pocl-source.sh" --pristine "$work/pocl" >&2
+read -r version _ <"$work/pocl/.pocl-steal-version"
+[ "$version" = 7.2 ] ||
+  echo "note: exporting on PoCL $version; ci/yggdrasil/build_tarballs.jl builds 7.2 (set POCL_SOURCE to a 7.2 tree)" >&2
 cd "$work/pocl"
 export GIT_AUTHOR_NAME="pocl-steal developers" GIT_AUTHOR_EMAIL="pocl-steal@example.invalid"
 export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
 export GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z"
 git init -q
 git add -A
-git commit -q -m "PoCL v7.1"
+git commit -q -m "PoCL $version"
 base=$(git rev-parse HEAD)
 for p in $(grep -v -e '^#' -e '^$' "$top/patches/series"); do
   git am -q --committer-date-is-author-date "$top/patches/$p" ||
-    ps_die "patches/$p does not apply to v7.1 with git am"
+    ps_die "patches/$p does not apply to PoCL $version with git am"
 done
 
 mkdir -p lib/CL/devices/pthread-steal

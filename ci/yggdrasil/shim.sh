@@ -1,37 +1,50 @@
 #!/usr/bin/env bash
-# Usage: ci/yggdrasil/shim.sh WORKDIR   (run inside ci/enter.sh)
+# Usage: POCL_SOURCE=<PoCL 7.2 tree or tarball> ci/yggdrasil/shim.sh WORKDIR
+#        (run inside ci/enter.sh)
 #
 # Runs the build script of ci/yggdrasil/build_tarballs.jl for
 # x86_64-linux-gnu the way BinaryBuilder would, without BinaryBuilder
 # (which cannot run on these machines):
 #   - the script is extracted from the recipe file, not copied;
-#   - the sources are laid out as the recipe declares them: pristine PoCL
-#     v7.1 in srcdir/pocl (the GitSource), bundled/ copied into srcdir (the
-#     DirectorySource) with the exported patches in srcdir/patches/pocl;
+#   - the sources are laid out as the recipe declares them: the pristine
+#     PoCL 7.2 tree POCL_SOURCE names in srcdir/pocl, standing in for the
+#     recipe's GitSource (tag v7.2, which cannot be obtained here; v7.2-RC1
+#     can), bundled/ copied into srcdir (the DirectorySource) with our
+#     exported patches in srcdir/patches/pocl.  Yggdrasil's own patches,
+#     the SPIR-V translator's GitSource and SLEEF_jll are not available
+#     here: the script builds without them, as it is written to;
 #   - the variables BinaryBuilder sets ($WORKSPACE, $prefix, $target,
 #     $MACHTYPE, $nproc, $bindir, $libdir, $includedir, $host_prefix,
-#     $CMAKE_TARGET_TOOLCHAIN, the last a native toolchain file) and the
-#     helpers the script calls (atomic_patch, install_license);
-#   - LLVM is the build root's LLVM 19, linked statically as the recipe asks
+#     $CMAKE_TARGET_TOOLCHAIN, the last a native toolchain file), `clang` on
+#     PATH, and the helpers the script calls (atomic_patch, install_license);
+#   - LLVM is the build root's LLVM, linked statically as the recipe asks
 #     (Debian's llvm-19-dev, libclang-19-dev and libpolly-19-dev carry the
-#     static libraries).
+#     static libraries): its llvm-config as the host copy's, its CMake
+#     package in ${prefix}/lib/cmake/llvm as the target copy's (removed
+#     after the build, as BinaryBuilder drops build dependencies).
 # Leaves WORKDIR/vendors/pocl.icd naming the built libpocl.  Skips the build
-# when neither the recipe, bundled/, the series nor the driver changed.
+# when neither the recipe, bundled/, the series, the driver nor the PoCL
+# tree changed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd -P)
 top=$(cd "$here/../.." && pwd -P)
 . "$top/ci/common.sh"
 
-[ $# -eq 1 ] || ps_die "usage: ci/yggdrasil/shim.sh WORKDIR"
+[ $# -eq 1 ] || ps_die "usage: POCL_SOURCE=<PoCL 7.2 tree> ci/yggdrasil/shim.sh WORKDIR"
+[ -n "${POCL_SOURCE:-}" ] || ps_die "POCL_SOURCE must name a PoCL 7.2 tree or tarball: the recipe builds PoCL 7.2"
+read -r pocl_version _ _ upstream < <("$top/ci/pocl-source.sh" --version)
+[ "$pocl_version" = 7.2 ] ||
+  ps_die "POCL_SOURCE=$POCL_SOURCE is PoCL $pocl_version; the recipe builds PoCL 7.2"
 mkdir -p "$1"
 work=$(cd "$1" && pwd -P)
 ws="$work/workspace"
 llvm_config=$(ps_native_llvm_config)
 [ -n "$llvm_config" ] || ps_die "no llvm-config of LLVM $PS_LLVM_MIN..$PS_LLVM_MAX (run inside ci/enter.sh)"
 
-key=$(cat "$here/build_tarballs.jl" "$here/shim.sh" "$here/export.sh" \
-          $(find "$here/bundled" -type f | sort) "$top/patches/series" \
-          "$top"/patches/*.patch "$top"/driver/* | sha256sum | cut -c1-16)
+key=$( { echo "$POCL_SOURCE $upstream"
+         cat "$here/build_tarballs.jl" "$here/shim.sh" "$here/export.sh" \
+             $(find "$here/bundled" -type f | sort) "$top/patches/series" \
+             "$top"/patches/*.patch "$top"/driver/*; } | sha256sum | cut -c1-16)
 if [ -f "$work/built" ] && [ "$(cat "$work/built")" = "$key" ] \
    && [ -e "$ws/destdir/lib/libpocl.so" ]; then
   echo "yggdrasil shim: recipe build up to date ($key)"
@@ -41,13 +54,19 @@ rm -f "$work/built"
 rm -rf "$ws"
 mkdir -p "$ws/srcdir" "$ws/destdir" "$ws/host/tools" "$ws/bin"
 
-# Sources, as declared: GitSource (pristine v7.1), then DirectorySource.
+# Sources, as declared: DirectorySource, GitSource (pristine 7.2).
 "$top/ci/pocl-source.sh" --pristine "$ws/srcdir/pocl"
 cp -a "$here/bundled/." "$ws/srcdir/"
 "$here/export.sh" "$ws/srcdir/patches/pocl" >/dev/null
 
-# The host copy of LLVM, where bundled/llvm-config looks for it.
+# The host copy of LLVM, where bundled/llvm-config looks for it; the
+# target copy's CMake package where the script points LLVM_DIR (LLVM's
+# CMake package resolves its real path, so the link finds the rest).
 ln -s "$llvm_config" "$ws/host/tools/llvm-config"
+mkdir -p "$ws/destdir/lib/cmake"
+ln -s "$("$llvm_config" --cmakedir)" "$ws/destdir/lib/cmake/llvm"
+# The target's compiler driver on PATH, as in BinaryBuilder.
+ln -s "$("$llvm_config" --bindir)/clang" "$ws/bin/clang"
 
 # BinaryBuilder's helpers, as commands.
 cat >"$ws/bin/atomic_patch" <<'SH'
@@ -103,6 +122,7 @@ env -i PATH="$ws/bin:/usr/local/bin:/usr/bin:/bin" HOME="${HOME:-/root}" LANG=C.
   CMAKE_TARGET_TOOLCHAIN="$ws/toolchain.cmake" \
   bash -eo pipefail "$ws/script.sh" </dev/null >"$work/build.log" 2>&1 ||
   { tail -n 40 "$work/build.log"; ps_die "the recipe's script failed; the whole log is $work/build.log"; }
+rm "$ws/destdir/lib/cmake/llvm"
 lib=$(ls "$ws"/destdir/lib/libpocl.so.*.*.* 2>/dev/null | head -n 1)
 [ -n "$lib" ] || ps_die "the recipe's script installed no libpocl in $ws/destdir/lib"
 # Our driver is in there: its settings are (PoCL's own driver has none of
@@ -112,6 +132,9 @@ grep -q POCL_PTHREAD_SCHEDULE "$lib" ||
 if grep -A2 "Manually-specified variables were not used" "$work/build.log" | grep -q POCL_PTHREAD_DEVICE_DIR; then
   ps_die "PoCL's configuration ignored POCL_PTHREAD_DEVICE_DIR (were the patches applied?)"
 fi
+# The NUMA topology for POCL_AFFINITY=1 (NUMA_jll in the recipe).
+readelf -d "$lib" | grep -q 'NEEDED.*libnuma' ||
+  ps_die "$lib is not linked with libnuma: POCL_AFFINITY=1 would not know the NUMA nodes"
 if ls "$ws"/destdir/lib/pocl/libpocl-devices-* >/dev/null 2>&1; then
   ps_die "loadable driver modules were installed; the recipe asks for ENABLE_LOADABLE_DRIVERS=OFF"
 fi

@@ -1,9 +1,10 @@
 #!/bin/sh
-# check_export.sh TOP WORKDIR: ci/yggdrasil/export.sh writes the series
-# plus the driver as Yggdrasil patches: numbered after the patches already
-# in a directory (--after), in format-patch form, and they apply with
-# `patch -p1` in file order to a pristine v7.1 tree, after which the driver
-# is in lib/CL/devices/pthread-steal exactly as in driver/.
+# POCL_SOURCE=TREE check_export.sh TOP WORKDIR: ci/yggdrasil/export.sh
+# writes the series plus the driver as Yggdrasil patches: numbered after
+# Yggdrasil's series (0022 on) or after the patches already in a directory
+# (--after), in format-patch form, and they apply with `patch -p1` in file
+# order to the pristine tree POCL_SOURCE names, after which the driver is
+# in lib/CL/devices/pthread-steal exactly as in driver/.
 set -u
 top=$1 work=$2
 fails=0
@@ -20,6 +21,10 @@ want=$(( $(grep -cv -e '^#' -e '^$' "$top/patches/series") + 1 ))
 echo "exported $n patches, the first $first"
 case "$first" in 0018-pocl-steal-*) ;; *) fail "numbering does not follow 0017: $first" ;; esac
 [ "$n" = "$want" ] || fail "$n patches, want the $((want - 1)) of the series plus the driver"
+"$top/ci/yggdrasil/export.sh" "$work/default" >"$work/list0" 2>"$work/err" ||
+  { fail "export without --after failed: $(cat "$work/err")"; exit 1; }
+first0=$(basename "$(head -n 1 "$work/list0")")
+case "$first0" in 0022-pocl-steal-*) ;; *) fail "default numbering does not follow Yggdrasil's 0021: $first0" ;; esac
 for f in $(cat "$work/list"); do
   head -n 1 "$f" | grep -q '^From 0\{40\} ' || fail "$(basename "$f") is not in format-patch form"
 done
