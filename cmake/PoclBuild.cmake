@@ -164,6 +164,28 @@ function(pocl_steal_add_pocl target src build prefix llvm_config)
       "-DCMAKE_C_COMPILER_LAUNCHER=${_launcher}"
       "-DCMAKE_CXX_COMPILER_LAUNCHER=${_launcher}")
   endif()
+  # The build's stamp from the tree, the series and the LLVM, so that the
+  # kernel cache outlives a fresh configuration (cmake/PoclBuildTimestamp.cmake);
+  # a tree that is none of the upstream trees keeps PoCL's clock stamp, as
+  # its content may change under the same name.
+  file(STRINGS "${src}/.pocl-steal-version" _identity LIMIT_COUNT 1)
+  if(NOT _identity MATCHES " own-tree$")
+    execute_process(COMMAND "${llvm_config}" --version
+                    OUTPUT_VARIABLE _llvm_version OUTPUT_STRIP_TRAILING_WHITESPACE)
+    file(GLOB _patch_files "${PROJECT_SOURCE_DIR}/patches/*.patch")
+    list(SORT _patch_files)
+    set(_seed "${_identity} LLVM ${_llvm_version}")
+    foreach(f "${PROJECT_SOURCE_DIR}/patches/series" ${_patch_files})
+      file(SHA256 "${f}" _h)
+      string(APPEND _seed " ${_h}")
+    endforeach()
+    string(SHA256 _h "${_seed}")
+    string(SUBSTRING "${_h}" 0 7 _h)
+    math(EXPR _epoch "0x${_h}")
+    list(APPEND _args
+      "-DCMAKE_PROJECT_INCLUDE_BEFORE=${PROJECT_SOURCE_DIR}/cmake/PoclBuildTimestamp.cmake"
+      "-DPOCL_STEAL_SOURCE_DATE_EPOCH=${_epoch}")
+  endif()
   list(APPEND _args ${POCL_STEAL_EXTRA_POCL_ARGS} ${ARGN})
   set(POCL_CMAKE_ARGS "${_args}" PARENT_SCOPE)
 

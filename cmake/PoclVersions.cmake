@@ -11,6 +11,7 @@
 #   POCL_STEAL_VERSIONS           the versions built (7.2, main)
 #   POCL_STEAL_VERSIONS_MISSING   "version|why" of those that are not
 #   POCL_BUILD_DIR_<v>, POCL_SOURCE_<v> (the tree or tarball it came from),
+#   POCL_UPSTREAM_<v> (which upstream tree that is, or own-tree),
 #   POCL_PREFIX_{OURS,STOCK,TSAN,ASAN}_<v>,
 #   POCL_HAS_FAILED_DEPENDENCY_<v>,
 #   POCL_HAS_SUITE_<v>            whether PoCL's own suite runs on it
@@ -75,6 +76,7 @@ foreach(_source ${_sources})
                                    "${_dir}/pocl-src")
   set(POCL_BUILD_DIR_${_v} "${_dir}/pocl-build")
   set(POCL_SOURCE_${_v} "${_source}")
+  set(POCL_UPSTREAM_${_v} "${_upstream}")
   foreach(p OURS STOCK TSAN ASAN)
     string(TOLOWER ${p} _p)
     set(POCL_PREFIX_${p}_${_v} "${_dir}/prefix/${_p}")

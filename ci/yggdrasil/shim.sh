@@ -24,7 +24,8 @@
 #     after the build, as BinaryBuilder drops build dependencies).
 # Leaves WORKDIR/vendors/pocl.icd naming the built libpocl.  Skips the build
 # when neither the recipe, bundled/, the series, the driver nor the PoCL
-# tree changed.
+# tree changed since the last one here, or since the last one kept in the
+# cache directory (yggdrasil/<key>.tar, the installation).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd -P)
 top=$(cd "$here/../.." && pwd -P)
@@ -41,7 +42,11 @@ ws="$work/workspace"
 llvm_config=$(ps_native_llvm_config)
 [ -n "$llvm_config" ] || ps_die "no llvm-config of LLVM $PS_LLVM_MIN..$PS_LLVM_MAX (run inside ci/enter.sh)"
 
-key=$( { echo "$POCL_SOURCE $upstream"
+# The build's inputs.  An upstream tree is named by its digest (the lock
+# file's name for it); another by where it is.
+tree_id=$upstream
+[ "$upstream" != own-tree ] || tree_id="own-tree $(realpath "$POCL_SOURCE")"
+key=$( { echo "$tree_id"
          cat "$here/build_tarballs.jl" "$here/shim.sh" "$here/export.sh" \
              $(find "$here/bundled" -type f | sort) "$top/patches/series" \
              "$top"/patches/*.patch "$top"/driver/*; } | sha256sum | cut -c1-16)
@@ -52,6 +57,23 @@ if [ -f "$work/built" ] && [ "$(cat "$work/built")" = "$key" ] \
 fi
 rm -f "$work/built"
 rm -rf "$ws"
+
+# The installation of the last build is kept in the cache directory under
+# its key: a fresh clone with the same inputs (CI) takes it from there.
+# PoCL's installation is relocatable (ENABLE_RELOCATION), as JLLs need.
+kept="$(ps_cache_dir)/yggdrasil/$key.tar"
+if [ -f "$kept" ]; then
+  mkdir -p "$ws/destdir" "$work/vendors"
+  tar -C "$ws/destdir" -xf "$kept"
+  lib=$(ls "$ws"/destdir/lib/libpocl.so.*.*.* 2>/dev/null | head -n 1)
+  if [ -n "$lib" ]; then
+    echo "$lib" >"$work/vendors/pocl.icd"
+    echo "$key" >"$work/built"
+    echo "yggdrasil shim: the recipe's build of these inputs ($key) taken from $kept"
+    exit 0
+  fi
+  rm -rf "$ws" "$kept"
+fi
 mkdir -p "$ws/srcdir" "$ws/destdir" "$ws/host/tools" "$ws/bin"
 
 # Sources, as declared: DirectorySource, GitSource (pristine 7.2).
@@ -142,3 +164,6 @@ mkdir -p "$work/vendors"
 echo "$lib" >"$work/vendors/pocl.icd"
 echo "$key" >"$work/built"
 echo "yggdrasil shim: built $lib in $(( $(date +%s) - t0 )) s"
+mkdir -p "$(dirname "$kept")"
+rm -f "$(dirname "$kept")"/*.tar
+tar -C "$ws/destdir" -cf "$kept.partial" . && mv "$kept.partial" "$kept"
