@@ -27,6 +27,25 @@ endif()
 set(POCL_KERNEL_CACHE_DIR "${POCL_STEAL_CACHE_DIR}/kcache")
 file(MAKE_DIRECTORY "${POCL_KERNEL_CACHE_DIR}")
 
+# pocl_steal_list_setting(OUT NAME DEFAULT)
+#   OUT: the list the setting NAME gives (its CMake variable, else the
+#   environment's, else DEFAULT; items separated by spaces or ';'), empty
+#   for "none".  NAME itself is set in the caller when it was not.
+function(pocl_steal_list_setting out name default)
+  set(_value "${default}")
+  if(DEFINED ${name})
+    set(_value "${${name}}")
+  elseif(DEFINED ENV{${name}})
+    set(_value "$ENV{${name}}")
+  endif()
+  set(${name} "${_value}" PARENT_SCOPE)
+  string(REPLACE " " ";" _list "${_value}")
+  if(_list STREQUAL "none")
+    set(_list "")
+  endif()
+  set(${out} "${_list}" PARENT_SCOPE)
+endfunction()
+
 # POCL_STEAL_SUITES (the environment's or a CMake variable): the PoCL
 # versions on which `make check` runs PoCL's own suite, stock and ours; by
 # default 7.2, the version Julia ships: each version's suite costs 10 to 12
@@ -34,17 +53,7 @@ file(MAKE_DIRECTORY "${POCL_KERNEL_CACHE_DIR}")
 # the glue's paths are the same on every version (its integration tests,
 # tests/opencl, run on each).  A build whose suite does not run leaves
 # PoCL's test programs and examples out.
-if(NOT DEFINED POCL_STEAL_SUITES)
-  if(DEFINED ENV{POCL_STEAL_SUITES})
-    set(POCL_STEAL_SUITES "$ENV{POCL_STEAL_SUITES}")
-  else()
-    set(POCL_STEAL_SUITES "7.2")
-  endif()
-endif()
-string(REPLACE " " ";" POCL_STEAL_SUITE_VERSIONS "${POCL_STEAL_SUITES}")
-if(POCL_STEAL_SUITE_VERSIONS STREQUAL "none")
-  set(POCL_STEAL_SUITE_VERSIONS "")
-endif()
+pocl_steal_list_setting(POCL_STEAL_SUITE_VERSIONS POCL_STEAL_SUITES "7.2")
 foreach(_v ${POCL_STEAL_SUITE_VERSIONS})
   if(NOT _v MATCHES "^(7[.]1|7[.]2|main)$")
     message(FATAL_ERROR "POCL_STEAL_SUITES='${POCL_STEAL_SUITES}' names "

@@ -8,6 +8,7 @@
 # no other version.
 #
 # Sets, for the tests:
+#   POCL_STEAL_SOURCE_LIST        the trees and tarballs named, as a list
 #   POCL_STEAL_VERSIONS           the versions built (7.2, main)
 #   POCL_STEAL_VERSIONS_MISSING   "version|why" of those that are not
 #   POCL_BUILD_DIR_<v>, POCL_SOURCE_<v> (the tree or tarball it came from),
@@ -17,23 +18,15 @@
 #   POCL_HAS_SUITE_<v>            whether PoCL's own suite runs on it
 #                                 (POCL_STEAL_SUITES, cmake/PoclBuild.cmake)
 
-if(NOT DEFINED POCL_STEAL_SOURCES)
-  if(DEFINED ENV{POCL_STEAL_SOURCES})
-    set(POCL_STEAL_SOURCES "$ENV{POCL_STEAL_SOURCES}")
-  else()
-    file(GLOB POCL_STEAL_SOURCES
-         "${PROJECT_SOURCE_DIR}/../shared/pocl-src/pocl-*.tar.xz")
-  endif()
-endif()
-string(REPLACE " " ";" _sources "${POCL_STEAL_SOURCES}")
-if(_sources STREQUAL "none")
-  set(_sources "")
-endif()
+file(GLOB _shared_sources
+     "${PROJECT_SOURCE_DIR}/../shared/pocl-src/pocl-*.tar.xz")
+pocl_steal_list_setting(POCL_STEAL_SOURCE_LIST POCL_STEAL_SOURCES
+                        "${_shared_sources}")
 
 set(POCL_STEAL_VERSIONS "")
 set(POCL_STEAL_VERSIONS_MISSING "")
 set(_previous pocl-linked)
-foreach(_source ${_sources})
+foreach(_source ${POCL_STEAL_SOURCE_LIST})
   execute_process(
     COMMAND "${CMAKE_COMMAND}" -E env "POCL_SOURCE=${_source}"
             "${PROJECT_SOURCE_DIR}/ci/pocl-source.sh" --version

@@ -58,17 +58,30 @@ fi
 rm -f "$work/built"
 rm -rf "$ws"
 
+# installed_lib: the libpocl installed in $ws/destdir, or nothing.
+installed_lib ()
+{
+  ls "$ws"/destdir/lib/libpocl.so.*.*.* 2>/dev/null | head -n 1
+}
+
+# use_lib LIB: the tests' ICD file names LIB, built from these inputs.
+use_lib ()
+{
+  mkdir -p "$work/vendors"
+  echo "$1" >"$work/vendors/pocl.icd"
+  echo "$key" >"$work/built"
+}
+
 # The installation of the last build is kept in the cache directory under
 # its key: a fresh clone with the same inputs (CI) takes it from there.
 # PoCL's installation is relocatable (ENABLE_RELOCATION), as JLLs need.
 kept="$(ps_cache_dir)/yggdrasil/$key.tar"
 if [ -f "$kept" ]; then
-  mkdir -p "$ws/destdir" "$work/vendors"
+  mkdir -p "$ws/destdir"
   tar -C "$ws/destdir" -xf "$kept"
-  lib=$(ls "$ws"/destdir/lib/libpocl.so.*.*.* 2>/dev/null | head -n 1)
+  lib=$(installed_lib)
   if [ -n "$lib" ]; then
-    echo "$lib" >"$work/vendors/pocl.icd"
-    echo "$key" >"$work/built"
+    use_lib "$lib"
     echo "yggdrasil shim: the recipe's build of these inputs ($key) taken from $kept"
     exit 0
   fi
@@ -145,7 +158,7 @@ env -i PATH="$ws/bin:/usr/local/bin:/usr/bin:/bin" HOME="${HOME:-/root}" LANG=C.
   bash -eo pipefail "$ws/script.sh" </dev/null >"$work/build.log" 2>&1 ||
   { tail -n 40 "$work/build.log"; ps_die "the recipe's script failed; the whole log is $work/build.log"; }
 rm "$ws/destdir/lib/cmake/llvm"
-lib=$(ls "$ws"/destdir/lib/libpocl.so.*.*.* 2>/dev/null | head -n 1)
+lib=$(installed_lib)
 [ -n "$lib" ] || ps_die "the recipe's script installed no libpocl in $ws/destdir/lib"
 # Our driver is in there: its settings are (PoCL's own driver has none of
 # them), and the configuration used POCL_PTHREAD_DEVICE_DIR.
@@ -160,9 +173,7 @@ readelf -d "$lib" | grep -q 'NEEDED.*libnuma' ||
 if ls "$ws"/destdir/lib/pocl/libpocl-devices-* >/dev/null 2>&1; then
   ps_die "loadable driver modules were installed; the recipe asks for ENABLE_LOADABLE_DRIVERS=OFF"
 fi
-mkdir -p "$work/vendors"
-echo "$lib" >"$work/vendors/pocl.icd"
-echo "$key" >"$work/built"
+use_lib "$lib"
 echo "yggdrasil shim: built $lib in $(( $(date +%s) - t0 )) s"
 mkdir -p "$(dirname "$kept")"
 rm -f "$(dirname "$kept")"/*.tar
