@@ -75,6 +75,24 @@ function(pocl_steal_suite_args out_has out_args version)
   endif()
 endfunction()
 
+# pocl_steal_kernellib_args(OUT_ARGS VERSION)
+#   PoCL's CMake arguments for the CPU its kernels are compiled for.  7.2,
+#   the version Julia ships, targets Haswell (AVX2, FMA, BMI2): the build
+#   machine's CPU can run that code, and so can the emulated NUMA guest
+#   (tests/numa), whose CPU (QEMU's TCG) has AVX2 but no AVX-512, so the
+#   same prefixes serve both.  Yggdrasil's "distro" library, one variant
+#   per feature level chosen at run time, would too, with four times the
+#   kernel library's build steps (2596 against 650).  The other versions
+#   target the build machine's CPU, PoCL's default.
+function(pocl_steal_kernellib_args out_args version)
+  if(version STREQUAL "7.2")
+    set(${out_args} -DLLC_HOST_CPU=haswell -DKERNELLIB_HOST_CPU_VARIANTS=native
+        PARENT_SCOPE)
+  else()
+    set(${out_args} "" PARENT_SCOPE)
+  endif()
+endfunction()
+
 file(GLOB _patches "${PROJECT_SOURCE_DIR}/patches/*.patch")
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
   "${PROJECT_SOURCE_DIR}/patches/series" ${_patches}
@@ -258,9 +276,10 @@ foreach(v OURS STOCK TSAN ASAN)
   set(POCL_PREFIX_${v} "${CMAKE_BINARY_DIR}/prefix/${_v}")
 endforeach()
 pocl_steal_suite_args(POCL_HAS_SUITE _suite_args "${POCL_VERSION}")
+pocl_steal_kernellib_args(_kernellib_args "${POCL_VERSION}")
 pocl_steal_add_pocl(pocl "${POCL_SRC_DIR}" "${POCL_BUILD_DIR}"
                     "${CMAKE_BINARY_DIR}/prefix" "${LLVM_CONFIG}"
-                    ${_suite_args})
+                    ${_suite_args} ${_kernellib_args})
 pocl_steal_has_failed_dependency(POCL_HAS_FAILED_DEPENDENCY "${POCL_SRC_DIR}")
 
 # The same source with the drivers linked into libpocl
