@@ -559,6 +559,51 @@ class Bench:
         script.append("unset multiplot")
         self.gnuplot("simulated", "\n".join(script) + "\n")
 
+    # --- 7. the emulated NUMA guest -------------------------------------
+
+    def numa_guest(self):
+        self.md.append("## 7. Emulated NUMA machines: placement only, no speed\n")
+        self.md.append("The guests of `tests/numa` (QEMU in TCG mode, Debian's kernel): `2x2` is 2 nodes "
+                       "of 2 CPUs, `3node` is 3 nodes of 4, 2 and 2 CPUs with 2 SMT threads per core; "
+                       "as many threads as CPUs, `POCL_AFFINITY=1`. Columns: `first-touch`, pages of "
+                       "two 16 MiB buffers written in work-group order that lie on the node of the "
+                       "thread whose static block holds their work-group; `runner`, pages on the node "
+                       "of the CPU that wrote them (checks the method); `reuse`, work-groups of the "
+                       "next launch (SAXPY) run on the node that holds their pages; `home`, work-groups "
+                       "of the first launch run on their static owner's CPU; `cross-node`, takeovers "
+                       "and steals across nodes (ours' statistics). A random assignment gives 1 / nodes. "
+                       "An emulator's CPUs are host threads: these figures show where work and pages "
+                       "land, never how fast; one run each, as `make check` runs it.\n")
+        if self.smoke:
+            self.md.append("(not run by the smoke run)\n")
+            return
+        for topology in ("2x2", "3node"):
+            script = os.path.join(self.build, "tests", "numa", "run-guest-%s.sh" % topology)
+            if not os.path.exists(script):
+                self.md.append("`%s`: not built (no PoCL 7.2 build)\n" % topology)
+                continue
+            r = subprocess.run([script, os.path.join(self.out, "guest-" + topology)],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               universal_newlines=True, timeout=900)
+            if r.returncode == 77:
+                self.md.append("`%s`: skipped: %s\n" % (topology, r.stdout.strip().splitlines()[-1:]))
+                continue
+            lines = r.stdout.splitlines()
+            timing = [l for l in lines if l.startswith("guest %s:" % topology)]
+            rows, header_seen = [], False
+            for l in lines:
+                if l.startswith("run ") and "first-touch" in l:
+                    header_seen = True
+                    continue
+                cols = l.split()
+                if header_seen and len(cols) == 6 and not l.startswith(("FAIL", "check_guest")):
+                    rows.append(cols)
+            self.md.append("`%s` (%s)%s:\n" % (topology, timing[0] if timing else "",
+                           "" if r.returncode == 0 else ", **its checks failed**, see guest-%s/" % topology))
+            header = ["run", "first-touch", "runner", "reuse", "home", "cross-node"]
+            self.table(header, rows)
+            self.write_csv("numa-guest-%s.csv" % topology, header, rows)
+
     def how_to_read(self):
         self.md.append("## How to read this report\n")
         self.md.append("- Every figure is a median over rounds in which the variants took turns, so slow "
@@ -579,7 +624,7 @@ class Bench:
         self.batches = 5 if self.smoke else 30
         self.machine()
         for part in (self.launch_cost, self.uneven, self.locality, self.bandwidth, self.dispatch,
-                     self.simulated):
+                     self.simulated, self.numa_guest):
             t0 = time.time()
             part()
             print("bench: %s done in %.0f s" % (part.__name__, time.time() - t0), flush=True)

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# guest.sh TOPOLOGY OUT TIMEOUT JOB [ARG...]: boots an emulated NUMA
+# machine, runs the shell script JOB with ARGs in it, and returns JOB's
+# exit status; its output is OUT/guest.log, the guest's console
+# OUT/console.log.
+#
+#   TOPOLOGY  2x2      2 nodes of 2 CPUs (one core each), 768 MiB per node
+#             3node    3 nodes of 4, 2 and 2 CPUs, 2 SMT threads per core
+#                      (CPUs 2k and 2k+1 are siblings), 768/512/512 MiB
+#   OUT       a directory (made if missing); the guest writes into it
+#   TIMEOUT   seconds for the whole guest, boot included
+#   GUEST_RW  (environment) more directories, separated by blanks, that
+#             the guest may write, at their own paths (a kernel cache)
+#
+# QEMU in TCG mode (KVM guests hang on these hosts), Debian's kernel and a
+# busybox initramfs (tests/numa/kit.sh); the guest's root is the root this
+# runs in, read-only over 9p, so every path (the build, the PoCL prefixes,
+# JOB) is the same inside.  JOB runs with OUT as its working directory and
+# a private /tmp.  The CPU is "max", all TCG has (AVX2, no AVX-512); with
+# SMT, QEMU warns that its AMD CPU family has no hyperthreading, but the
+# guest's sysfs shows the siblings (asking for topoext instead hangs the
+# guest).  QEMU's own messages go to OUT/qemu.log.  QEMU always ends: the guest powers off after JOB, a
+# timeout kills it after TIMEOUT seconds, and so do this script's exit and
+# signals (trap) and its death (QEMU gets SIGKILL as its parent dies),
+# and a guest that has not booted after 180 s is given up.
+#
+# Exit status 77 (skip) where the guest cannot run: no QEMU, or no kernel
+# to fetch; 124 when the guest ran out of time.
+set -u
+[ $# -ge 4 ] || { echo "usage: $0 TOPOLOGY OUT TIMEOUT JOB [ARG...]" >&2; exit 2; }
+topology=$1 out=$2 timeout_s=$3 job=$4
+shift 4
+here=$(cd "$(dirname "$0")" && pwd)
+
+qemu=$(command -v qemu-system-x86_64) ||
+  { echo "SKIP: no qemu-system-x86_64 (Debian's qemu-system-x86)"; exit 77; }
+kit=$("$here/kit.sh")
+rc=$?
+[ $rc = 0 ] || { [ $rc = 77 ] && echo "SKIP: no guest kernel (see above)"; exit $rc; }
+
+case "$topology" in
+  2x2)
+    smp=4,sockets=2,cores=2,threads=1
+    nodes=("0-1 768" "2-3 768") ;;
+  3node)
+    smp=8,sockets=4,cores=1,threads=2
+    nodes=("0-3 768" "4-5 512" "6-7 512") ;;
+  *) echo "unknown topology '$topology'; accepted: 2x2, 3node" >&2; exit 2 ;;
+esac
+numa=() mem=0 i=0
+for n in "${nodes[@]}"; do
+  read -r cpus mib <<<"$n"
+  numa+=(-object "memory-backend-ram,id=m$i,size=${mib}M"
+         -numa "node,nodeid=$i,cpus=$cpus,memdev=m$i")
+  mem=$((mem + mib))
+  i=$((i + 1))
+done
+
+mkdir -p "$out"
+out=$(cd "$out" && pwd -P)
+rw=$out shares=(-virtfs "local,path=$out,mount_tag=rw0,security_model=none,multidevs=remap")
+i=1
+for d in ${GUEST_RW:-}; do
+  mkdir -p "$d"
+  d=$(cd "$d" && pwd -P)
+  rw="$rw,$d"
+  shares+=(-virtfs "local,path=$d,mount_tag=rw$i,security_model=none,multidevs=remap")
+  i=$((i + 1))
+done
+rm -f "$out/guest.status" "$out/guest.log" "$out/console.log"
+{
+  echo "cd '$out'"
+  printf 'exec /bin/sh'
+  printf " '%s'" "$job" "$@"
+  echo
+} >"$out/job.sh"
+
+pid=
+stop () { [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; pid=; }
+trap stop EXIT
+trap 'stop; exit 130' INT
+trap 'stop; exit 143' TERM
+
+t0=$(date +%s) boot_s=180
+setpriv --pdeathsig KILL -- timeout -k 5 "$timeout_s" "$qemu" \
+  -accel tcg,thread=multi -cpu max -m "${mem}M" -smp "$smp" "${numa[@]}" \
+  -kernel "$kit/vmlinuz" -initrd "$kit/initrd.img" \
+  -append "console=ttyS0 quiet panic=-1 pocl_guest_rw=$rw" \
+  -virtfs local,path=/,mount_tag=root,security_model=none,readonly=on,multidevs=remap \
+  "${shares[@]}" \
+  -nodefaults -display none -no-reboot \
+  -serial "file:$out/console.log" </dev/null 2>"$out/qemu.log" &
+pid=$!
+# A guest that has not booted within a few minutes never will (a wrong
+# -cpu flag hangs it silently): stop waiting for the whole timeout.
+while kill -0 "$pid" 2>/dev/null; do
+  if [ $(($(date +%s) - t0)) -gt "$boot_s" ] &&
+     ! grep -q '^guest: up' "$out/console.log" 2>/dev/null; then
+    echo "FAIL: the guest did not boot in $boot_s s; QEMU said: $(cat "$out/qemu.log")"
+    tail -n 20 "$out/console.log"
+    exit 1
+  fi
+  sleep 1
+done
+wait "$pid"
+qrc=$?
+pid=
+echo "guest $topology: $(($(date +%s) - t0)) s, QEMU exit $qrc; $(grep -h '^guest: up' "$out/console.log" 2>/dev/null)"
+if [ $qrc = 124 ] || [ $qrc = 137 ]; then
+  echo "FAIL: the guest ran out of its $timeout_s s; its console ends:"
+  tail -n 20 "$out/console.log"
+  exit 124
+fi
+if [ ! -f "$out/guest.status" ]; then
+  echo "FAIL: the guest did not run the job; QEMU said: $(cat "$out/qemu.log")"
+  echo "its console ends:"
+  tail -n 30 "$out/console.log"
+  exit 1
+fi
+exit "$(cat "$out/guest.status")"
