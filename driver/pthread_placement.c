@@ -1,5 +1,5 @@
-/* pthread_placement.c - thread placement for POCL_AFFINITY=1; see the
-   header for the rule.
+/* pthread_placement.c - thread placement for POCL_AFFINITY=1 and affinity
+   domains; see the header for the rule.
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -16,17 +16,148 @@
 #include <numa.h>
 #endif
 
+/* The levels the threads are divided by, outermost first; the CPUs of a
+   core follow, by SMT rank.  */
+enum
+{
+  LEVEL_NODE,
+  LEVEL_L4,
+  LEVEL_L3,
+  LEVEL_L2,
+  LEVEL_CORE,
+  NUM_LEVELS
+};
+
 static int
-by_node_smt_core (const void *a, const void *b)
+level_key (const pt_cpu *c, int level)
+{
+  switch (level)
+    {
+    case LEVEL_NODE:
+      return c->node;
+    case LEVEL_L4:
+      return c->cache[3];
+    case LEVEL_L3:
+      return c->cache[2];
+    case LEVEL_L2:
+      return c->cache[1];
+    default:
+      return c->core;
+    }
+}
+
+static int
+by_levels (const void *a, const void *b)
 {
   const pt_cpu *x = a, *y = b;
-  if (x->node != y->node)
-    return x->node < y->node ? -1 : 1;
+  for (int level = 0; level < NUM_LEVELS; ++level)
+    {
+      int kx = level_key (x, level), ky = level_key (y, level);
+      if (kx != ky)
+        return kx < ky ? -1 : 1;
+    }
   if (x->smt != y->smt)
     return x->smt < y->smt ? -1 : 1;
-  if (x->core != y->core)
-    return x->core < y->core ? -1 : 1;
   return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+/* Largest-remainder shares of q threads over n groups of size[i] CPUs
+   (total CPUs in all), into quota[]; with q >= n every group gets one,
+   taken from the group with the most.  rest[] is scratch.  */
+static void
+share_out (const unsigned *size, unsigned n, unsigned total, unsigned q,
+           unsigned *quota, unsigned long long *rest)
+{
+  unsigned given = 0;
+  for (unsigned g = 0; g < n; ++g)
+    {
+      unsigned long long share = (unsigned long long)q * size[g];
+      quota[g] = (unsigned)(share / total);
+      rest[g] = share % total;
+      given += quota[g];
+    }
+  while (given < q)
+    {
+      unsigned best = 0;
+      for (unsigned g = 1; g < n; ++g)
+        if (rest[g] > rest[best])
+          best = g;
+      quota[best]++;
+      rest[best] = 0;
+      given++;
+    }
+  if (q >= n)
+    for (unsigned g = 0; g < n; ++g)
+      if (quota[g] == 0)
+        {
+          unsigned most = 0;
+          for (unsigned m = 1; m < n; ++m)
+            if (quota[m] > quota[most])
+              most = m;
+          quota[most]--;
+          quota[g]++;
+        }
+}
+
+/* Places q threads, numbered from *t on, on the CPUs s[lo, hi), which
+   share every level above `level` (s sorted by by_levels).  Within a node,
+   more threads than CPUs go round in turns of one thread per CPU; the
+   nodes themselves get their proportional shares first, so that a node's
+   threads stay consecutive.  Returns false if it ran out of memory.  */
+static bool
+place_group (const pt_cpu *s, unsigned lo, unsigned hi, unsigned q, int level,
+             int *cpu_of, int *node_of, unsigned *t)
+{
+  unsigned count = hi - lo;
+  if (q > count && level > LEVEL_NODE)
+    {
+      for (unsigned done = 0; done < q; done += count)
+        if (!place_group (s, lo, hi, q - done < count ? q - done : count,
+                          level, cpu_of, node_of, t))
+          return false;
+      return true;
+    }
+  if (level == NUM_LEVELS)
+    {
+      /* One core's CPUs, by SMT rank: q <= count here.  */
+      for (unsigned j = 0; j < q; ++j, ++*t)
+        {
+          cpu_of[*t] = s[lo + j].cpu;
+          node_of[*t] = s[lo + j].node;
+        }
+      return true;
+    }
+  unsigned groups = 0;
+  for (unsigned i = lo; i < hi; ++i)
+    groups
+        += i == lo || level_key (&s[i], level) != level_key (&s[i - 1], level);
+  if (groups == 1)
+    return place_group (s, lo, hi, q, level + 1, cpu_of, node_of, t);
+  unsigned *first = malloc ((groups + 1) * sizeof (unsigned));
+  unsigned *size = malloc (groups * sizeof (unsigned));
+  unsigned *quota = malloc (groups * sizeof (unsigned));
+  unsigned long long *rest = malloc (groups * sizeof (unsigned long long));
+  bool ok = first && size && quota && rest;
+  if (ok)
+    {
+      unsigned g = 0;
+      for (unsigned i = lo; i < hi; ++i)
+        if (i == lo
+            || level_key (&s[i], level) != level_key (&s[i - 1], level))
+          first[g++] = i;
+      first[groups] = hi;
+      for (g = 0; g < groups; ++g)
+        size[g] = first[g + 1] - first[g];
+      share_out (size, groups, count, q, quota, rest);
+      for (g = 0; ok && g < groups; ++g)
+        ok = place_group (s, first[g], first[g + 1], quota[g], level + 1,
+                          cpu_of, node_of, t);
+    }
+  free (first);
+  free (size);
+  free (quota);
+  free (rest);
+  return ok;
 }
 
 bool
@@ -34,89 +165,126 @@ pt_place (const pt_cpu *cpus, unsigned ncpus, unsigned nthreads, int *cpu_of,
           int *node_of)
 {
   pt_cpu *sorted = malloc (ncpus * sizeof (pt_cpu));
-  unsigned *first = malloc ((ncpus + 1) * sizeof (unsigned));
-  unsigned *quota = calloc (ncpus, sizeof (unsigned));
-  unsigned long long *rest = calloc (ncpus, sizeof (unsigned long long));
-  if (!sorted || !first || !quota || !rest)
-    {
-      /* No memory for the nice placement: thread t on allowed CPU t mod n,
-         still within the allowed set.  */
-      for (unsigned t = 0; t < nthreads; ++t)
-        {
-          cpu_of[t] = cpus[t % ncpus].cpu;
-          node_of[t] = cpus[t % ncpus].node;
-        }
-      free (sorted);
-      free (first);
-      free (quota);
-      free (rest);
-      return nthreads > ncpus;
-    }
-  memcpy (sorted, cpus, ncpus * sizeof (pt_cpu));
-  qsort (sorted, ncpus, sizeof (pt_cpu), by_node_smt_core);
-
-  /* Nodes: runs of equal node in the sorted array.  */
-  unsigned nodes = 0;
-  for (unsigned i = 0; i < ncpus; ++i)
-    if (i == 0 || sorted[i].node != sorted[i - 1].node)
-      first[nodes++] = i;
-  first[nodes] = ncpus;
-
-  /* Largest-remainder shares of nthreads in proportion to the CPUs.  */
-  unsigned given = 0;
-  for (unsigned n = 0; n < nodes; ++n)
-    {
-      unsigned long long share
-          = (unsigned long long)nthreads * (first[n + 1] - first[n]);
-      quota[n] = (unsigned)(share / ncpus);
-      rest[n] = share % ncpus;
-      given += quota[n];
-    }
-  while (given < nthreads)
-    {
-      unsigned best = 0;
-      for (unsigned n = 1; n < nodes; ++n)
-        if (rest[n] > rest[best])
-          best = n;
-      quota[best]++;
-      rest[best] = 0;
-      given++;
-    }
-  /* Every node gets a thread when there are enough threads: a small node
-     rounded down to nothing would be left out of "spread over the nodes".
-     The thread comes from the node with the most.  */
-  if (nthreads >= nodes)
-    for (unsigned n = 0; n < nodes; ++n)
-      if (quota[n] == 0)
-        {
-          unsigned most = 0;
-          for (unsigned m = 1; m < nodes; ++m)
-            if (quota[m] > quota[most])
-              most = m;
-          quota[most]--;
-          quota[n]++;
-        }
-
   unsigned t = 0;
-  bool shared = false;
-  for (unsigned n = 0; n < nodes; ++n)
+  if (sorted != NULL)
     {
-      unsigned count = first[n + 1] - first[n];
-      if (quota[n] > count)
-        shared = true;
-      for (unsigned j = 0; j < quota[n]; ++j, ++t)
-        {
-          const pt_cpu *c = &sorted[first[n] + j % count];
-          cpu_of[t] = c->cpu;
-          node_of[t] = c->node;
-        }
+      memcpy (sorted, cpus, ncpus * sizeof (pt_cpu));
+      qsort (sorted, ncpus, sizeof (pt_cpu), by_levels);
+      if (!place_group (sorted, 0, ncpus, nthreads, LEVEL_NODE, cpu_of,
+                        node_of, &t))
+        t = 0;
     }
-
+  if (t != nthreads)
+    /* No memory for the nice placement: thread t on allowed CPU t mod n,
+       still within the allowed set.  */
+    for (t = 0; t < nthreads; ++t)
+      {
+        cpu_of[t] = cpus[t % ncpus].cpu;
+        node_of[t] = cpus[t % ncpus].node;
+      }
   free (sorted);
-  free (first);
-  free (quota);
-  free (rest);
-  return shared;
+  return nthreads > ncpus;
+}
+
+/* The key of a CPU in a domain; 0 for a cache level it has no
+   information on.  */
+static int
+domain_key (const pt_cpu *c, pt_domain domain)
+{
+  switch (domain)
+    {
+    case PT_DOMAIN_NUMA:
+      return c->node;
+    case PT_DOMAIN_L4:
+      return c->cache[3];
+    case PT_DOMAIN_L3:
+      return c->cache[2];
+    case PT_DOMAIN_L2:
+      return c->cache[1];
+    default:
+      return c->cache[0];
+    }
+}
+
+unsigned
+pt_domains_known (const pt_cpu *cpus, unsigned ncpus)
+{
+  unsigned mask = 1u << PT_DOMAIN_NUMA;
+  for (int d = PT_DOMAIN_L4; d < PT_NUM_DOMAINS; ++d)
+    {
+      bool all = ncpus > 0;
+      for (unsigned i = 0; i < ncpus; ++i)
+        all &= domain_key (&cpus[i], (pt_domain)d) != 0;
+      if (all)
+        mask |= 1u << d;
+    }
+  return mask;
+}
+
+static const pt_cpu *
+cpu_by_number (const pt_cpu *cpus, unsigned ncpus, int cpu)
+{
+  for (unsigned i = 0; i < ncpus; ++i)
+    if (cpus[i].cpu == cpu)
+      return &cpus[i];
+  return NULL;
+}
+
+unsigned
+pt_split_by_domain (const pt_cpu *cpus, unsigned ncpus, const int *cpu_of,
+                    unsigned begin, unsigned end, pt_domain domain,
+                    unsigned *starts, unsigned *counts)
+{
+  if (begin >= end || !(pt_domains_known (cpus, ncpus) & (1u << domain)))
+    return 0;
+  unsigned runs = 0;
+  int key = 0;
+  for (unsigned t = begin; t < end; ++t)
+    {
+      const pt_cpu *c = cpu_by_number (cpus, ncpus, cpu_of[t]);
+      if (c == NULL)
+        return 0;
+      int k = domain_key (c, domain);
+      if (t > begin && k == key)
+        {
+          counts[runs - 1]++;
+          continue;
+        }
+      /* A new run: its domain must not have had one before.  */
+      for (unsigned r = 0; r < runs; ++r)
+        {
+          const pt_cpu *o = cpu_by_number (cpus, ncpus, cpu_of[starts[r]]);
+          if (domain_key (o, domain) == k)
+            return 0;
+        }
+      starts[runs] = t;
+      counts[runs] = 1;
+      runs++;
+      key = k;
+    }
+  return runs;
+}
+
+pt_domain
+pt_next_partitionable (const pt_cpu *cpus, unsigned ncpus, const int *cpu_of,
+                       unsigned begin, unsigned end)
+{
+  if (end <= begin + 1)
+    return PT_NUM_DOMAINS;
+  unsigned *starts = malloc ((end - begin) * sizeof (unsigned));
+  unsigned *counts = malloc ((end - begin) * sizeof (unsigned));
+  pt_domain found = PT_NUM_DOMAINS;
+  for (int d = 0; starts && counts && d < PT_NUM_DOMAINS; ++d)
+    if (pt_split_by_domain (cpus, ncpus, cpu_of, begin, end, (pt_domain)d,
+                            starts, counts)
+        >= 2)
+      {
+        found = (pt_domain)d;
+        break;
+      }
+  free (starts);
+  free (counts);
+  return found;
 }
 
 /* Reads a small integer from a sysfs file; -1 if it cannot.  */
@@ -176,6 +344,42 @@ smt_rank (int cpu)
   return 0;
 }
 
+/* cache[k - 1] of cpu for its data or unified caches of levels 1 to 4,
+   named by the first CPU that shares each (plus one, as 0 is unknown):
+   /sys/devices/system/cpu/cpu<N>/cache/index<I>/{level,type,
+   shared_cpu_list}.  Left 0 where sysfs has nothing.  */
+static __attribute__ ((unused)) void
+read_caches (int cpu, int *cache)
+{
+  for (int i = 0; i < 16; ++i)
+    {
+      char path[160], type[32] = "";
+      snprintf (path, sizeof (path),
+                "/sys/devices/system/cpu/cpu%d/cache/index%d/level", cpu, i);
+      int level = read_int (path);
+      if (level < 0)
+        break;
+      snprintf (path, sizeof (path),
+                "/sys/devices/system/cpu/cpu%d/cache/index%d/type", cpu, i);
+      FILE *f = fopen (path, "r");
+      if (f != NULL)
+        {
+          if (fscanf (f, "%31s", type) != 1)
+            type[0] = '\0';
+          fclose (f);
+        }
+      if (level < 1 || level > PT_CACHE_LEVELS
+          || strcmp (type, "Instruction") == 0)
+        continue;
+      snprintf (path, sizeof (path),
+                "/sys/devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list",
+                cpu, i);
+      int first = read_int (path);
+      if (first >= 0)
+        cache[level - 1] = first + 1;
+    }
+}
+
 pt_cpu *
 pt_machine_read (unsigned *ncpus, bool *numa_known)
 {
@@ -227,6 +431,7 @@ pt_machine_read (unsigned *ncpus, bool *numa_known)
       /* Unknown topology: every CPU is a core of its own.  */
       c->core = core < 0 ? cpu : (package < 0 ? 0 : package) * 65536 + core;
       c->smt = core < 0 ? 0 : smt_rank (cpu);
+      read_caches (cpu, c->cache);
     }
   *ncpus = k;
   return cpus;

@@ -124,9 +124,10 @@ two_nodes_smt (void)
          "2x16x2, 4 threads: CPUs %d %d %d %d, want 0 1 16 17", p.cpu[0],
          p.cpu[1], p.cpu[2], p.cpu[3]);
   p = place (m, 64, 64);
-  CHECK (p.cpu[15] == 15 && p.cpu[16] == 32 && p.cpu[31] == 47
-             && p.cpu[32] == 16 && p.cpu[48] == 48,
-         "2x16x2, 64 threads: cores first, then siblings, node by node");
+  CHECK (p.cpu[0] == 0 && p.cpu[1] == 32 && p.cpu[2] == 1 && p.cpu[31] == 47
+             && p.cpu[32] == 16 && p.cpu[33] == 48,
+         "2x16x2, 64 threads: core by core, each core's siblings together, "
+         "node by node");
   printf (
       "2 nodes x 16 cores x 2 SMT: checked; 4 threads on CPUs 0 1 16 17\n");
 }
@@ -220,6 +221,148 @@ subdevice_ranges (void)
   printf ("sub-device ranges [0,8) and [8,16): one node each\n");
 }
 
+/* The runs of [begin, end) in a domain, as "start+count ..." (or "none"
+   when it cannot be split), into buf.  */
+static const char *
+split (const pt_cpu *cpus, unsigned n, const int *cpu_of, unsigned begin,
+       unsigned end, pt_domain d, char *buf, size_t size)
+{
+  unsigned starts[MAXT], counts[MAXT];
+  unsigned runs
+      = pt_split_by_domain (cpus, n, cpu_of, begin, end, d, starts, counts);
+  size_t used = 0;
+  buf[0] = '\0';
+  if (runs == 0)
+    snprintf (buf, size, "none");
+  for (unsigned r = 0; r < runs && used < size; ++r)
+    used += (size_t)snprintf (buf + used, size - used, "%s%u+%u", r ? " " : "",
+                              starts[r], counts[r]);
+  return buf;
+}
+
+#define CHECK_SPLIT(what, cpus, n, p, b, e, d, want)                          \
+  do                                                                          \
+    {                                                                         \
+      char _buf[1024];                                                        \
+      split (cpus, n, (p)->cpu, b, e, d, _buf, sizeof (_buf));                \
+      CHECK (strcmp (_buf, want) == 0, "%s: [%u, %u) by %s: '%s', want '%s'", \
+             what, (unsigned)(b), (unsigned)(e), #d, _buf, want);             \
+    }                                                                         \
+  while (0)
+
+/* 2 nodes of 8 cores with 2 SMT threads each, an L3 per 4 cores, L2 and
+   L1 per core, numbered as Linux does: cores 0-15 are CPUs 0-15, their
+   siblings 16-31.  */
+static void
+domains_two_nodes (void)
+{
+  pt_cpu m[32];
+  for (int c = 0; c < 32; ++c)
+    {
+      int core = c % 16;
+      m[c] = (pt_cpu){ c, core / 8, core, c / 16, { 0 } };
+      m[c].cache[0] = m[c].cache[1] = core + 1; /* L1, L2: the core's */
+      m[c].cache[2] = (core / 4) * 4 + 1;       /* L3: 4 cores */
+    }
+  const char *w = "2 nodes, L3 per 4 cores, 32 threads";
+  CHECK (pt_domains_known (m, 32)
+             == (1u << PT_DOMAIN_NUMA | 1u << PT_DOMAIN_L3 | 1u << PT_DOMAIN_L2
+                 | 1u << PT_DOMAIN_L1),
+         "%s: domains known 0x%x", w, pt_domains_known (m, 32));
+  placement p = place (m, 32, 32);
+  check_general (w, m, 32, 32, &p);
+  CHECK_SPLIT (w, m, 32, &p, 0, 32, PT_DOMAIN_NUMA, "0+16 16+16");
+  CHECK_SPLIT (w, m, 32, &p, 0, 32, PT_DOMAIN_L3, "0+8 8+8 16+8 24+8");
+  CHECK_SPLIT (w, m, 32, &p, 8, 16, PT_DOMAIN_L2, "8+2 10+2 12+2 14+2");
+  CHECK_SPLIT (w, m, 32, &p, 0, 4, PT_DOMAIN_L1, "0+2 2+2");
+  CHECK_SPLIT (w, m, 32, &p, 0, 32, PT_DOMAIN_L4, "none");
+  /* A range that starts inside a domain: the runs of what it holds.  */
+  CHECK_SPLIT (w, m, 32, &p, 6, 11, PT_DOMAIN_L3, "6+2 8+3");
+  CHECK (pt_next_partitionable (m, 32, p.cpu, 0, 32) == PT_DOMAIN_NUMA
+             && pt_next_partitionable (m, 32, p.cpu, 0, 16) == PT_DOMAIN_L3
+             && pt_next_partitionable (m, 32, p.cpu, 0, 8) == PT_DOMAIN_L2
+             && pt_next_partitionable (m, 32, p.cpu, 0, 2) == PT_NUM_DOMAINS,
+         "%s: next partitionable of the device, a node, an L3, a core", w);
+  /* Fewer threads than cores: one per core, spread over the L3s.  */
+  w = "2 nodes, L3 per 4 cores, 8 threads";
+  p = place (m, 32, 8);
+  check_general (w, m, 32, 8, &p);
+  for (unsigned t = 0; t < 8; ++t)
+    CHECK (p.cpu[t] < 16, "%s: thread %u on sibling CPU %d", w, t, p.cpu[t]);
+  CHECK_SPLIT (w, m, 32, &p, 0, 8, PT_DOMAIN_L3, "0+2 2+2 4+2 6+2");
+  CHECK_SPLIT (w, m, 32, &p, 0, 8, PT_DOMAIN_L2,
+               "0+1 1+1 2+1 3+1 4+1 5+1 6+1 7+1");
+  /* Threads that do not keep a domain together: no split.  */
+  int interleaved[4] = { 0, 4, 1, 5 };
+  placement q = p;
+  memcpy (q.cpu, interleaved, sizeof (interleaved));
+  CHECK_SPLIT ("interleaved L3s", m, 32, &q, 0, 4, PT_DOMAIN_L3, "none");
+  printf ("2 nodes x 2 L3 x 4 cores x 2 SMT: NUMA, L3, L2 and L1 ranges as "
+          "expected\n");
+}
+
+/* 4 nodes whose L2s are shared by different CPU counts: node 0 has 8 CPUs
+   with an L2 per 4, node 1 4 with an L2 per 2, nodes 2 and 3 2 CPUs with
+   an L2 each; no L3, no L1 information; allowed: all but CPUs 5 and 13
+   (holes).  */
+static void
+domains_uneven (void)
+{
+  static const int node_of[16]
+      = { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3 };
+  static const int l2_of[16]
+      = { 1, 1, 1, 1, 5, 5, 5, 5, 9, 9, 11, 11, 13, 14, 15, 16 };
+  pt_cpu all[16], m[14];
+  unsigned n = 0;
+  for (int c = 0; c < 16; ++c)
+    {
+      all[c] = (pt_cpu){ c, node_of[c], c, 0, { 0 } };
+      all[c].cache[1] = l2_of[c];
+    }
+  const char *w = "4 uneven nodes, uneven L2s, 16 threads";
+  placement p = place (all, 16, 16);
+  check_general (w, all, 16, 16, &p);
+  CHECK (pt_domains_known (all, 16)
+             == (1u << PT_DOMAIN_NUMA | 1u << PT_DOMAIN_L2),
+         "%s: domains known 0x%x", w, pt_domains_known (all, 16));
+  CHECK_SPLIT (w, all, 16, &p, 0, 16, PT_DOMAIN_NUMA, "0+8 8+4 12+2 14+2");
+  CHECK_SPLIT (w, all, 16, &p, 0, 16, PT_DOMAIN_L2,
+               "0+4 4+4 8+2 10+2 12+1 13+1 14+1 15+1");
+  CHECK_SPLIT (w, all, 16, &p, 0, 16, PT_DOMAIN_L3, "none");
+  for (int c = 0; c < 16; ++c)
+    if (c != 5 && c != 13)
+      m[n++] = all[c];
+  w = "4 uneven nodes, uneven L2s, holes at CPUs 5 and 13, 14 threads";
+  p = place (m, n, 14);
+  check_general (w, m, n, 14, &p);
+  CHECK_SPLIT (w, m, n, &p, 0, 14, PT_DOMAIN_NUMA, "0+7 7+4 11+1 12+2");
+  CHECK_SPLIT (w, m, n, &p, 0, 14, PT_DOMAIN_L2,
+               "0+4 4+3 7+2 9+2 11+1 12+1 13+1");
+  CHECK (pt_next_partitionable (m, n, p.cpu, 11, 12) == PT_NUM_DOMAINS
+             && pt_next_partitionable (m, n, p.cpu, 0, 7) == PT_DOMAIN_L2,
+         "%s: next partitionable of one thread, of node 0", w);
+  printf ("4 uneven nodes, L2s of 4, 2 and 1 CPUs, with holes: ranges as "
+          "expected\n");
+}
+
+/* No cache information (sysfs without caches): NUMA only, one domain per
+   node.  */
+static void
+domains_unknown (void)
+{
+  pt_cpu m[4] = { { 0, 0, 0, 0, { 0 } },
+                  { 1, 0, 1, 0, { 0 } },
+                  { 2, 0, 2, 0, { 0 } },
+                  { 3, 0, 3, 0, { 0 } } };
+  placement p = place (m, 4, 4);
+  CHECK (pt_domains_known (m, 4) == 1u << PT_DOMAIN_NUMA,
+         "no caches: domains known 0x%x", pt_domains_known (m, 4));
+  CHECK_SPLIT ("one node, no caches", m, 4, &p, 0, 4, PT_DOMAIN_NUMA, "0+4");
+  CHECK_SPLIT ("one node, no caches", m, 4, &p, 0, 4, PT_DOMAIN_L2, "none");
+  printf ("one node without cache information: one NUMA domain, no cache "
+          "domains\n");
+}
+
 /* This machine: the allowed set, as sched_getaffinity gives it.  */
 static void
 this_machine (void)
@@ -239,9 +382,12 @@ this_machine (void)
   printf ("this machine: %u allowed CPUs, NUMA %s:", n,
           numa ? "known" : "unknown");
   for (unsigned i = 0; cpus && i < n && i < 16; ++i)
-    printf (" %d(node %d core %d smt %d)", cpus[i].cpu, cpus[i].node,
-            cpus[i].core, cpus[i].smt);
+    printf (" %d(node %d core %d smt %d L1 %d L2 %d L3 %d)", cpus[i].cpu,
+            cpus[i].node, cpus[i].core, cpus[i].smt, cpus[i].cache[0] - 1,
+            cpus[i].cache[1] - 1, cpus[i].cache[2] - 1);
   printf ("\n");
+  if (cpus)
+    printf ("this machine: domains known 0x%x\n", pt_domains_known (cpus, n));
   free (cpus);
 }
 
@@ -254,6 +400,9 @@ main (void)
   one_cpu ();
   oversubscribed ();
   subdevice_ranges ();
+  domains_two_nodes ();
+  domains_uneven ();
+  domains_unknown ();
   this_machine ();
   return check_finish ("placement");
 }

@@ -46,7 +46,7 @@ at_least () { # VALUE MIN
 
 case "$topology" in
   2x2) nodes=2 full="0:0 1:0 2:1 3:1" half="" ;;
-  3node) nodes=3 full="0:0 2:0 1:0 3:0 4:1 5:1 6:2 7:2" half="0:0 2:0 4:1 6:2" ;;
+  3node) nodes=3 full="0:0 1:0 2:0 3:0 4:1 5:1 6:2 7:2" half="0:0 2:0 4:1 6:2" ;;
 esac
 
 runs=$(cd "$out" && ls *.rc | sed 's/\.rc$//')
