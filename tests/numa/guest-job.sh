@@ -24,7 +24,12 @@ case "$topology" in
 esac
 echo "guest-job: $topology, $cpus CPUs, nodes: $(cat /sys/devices/system/node/online)"
 for c in /sys/devices/system/cpu/cpu[0-9]*; do
-  echo "  $(basename "$c"): siblings $(cat "$c/topology/thread_siblings_list")"
+  caches=
+  for i in "$c"/cache/index*; do
+    [ -d "$i" ] || continue
+    caches="$caches L$(cat "$i/level")$(cut -c1 "$i/type" | tr DIU diu):$(cat "$i/shared_cpu_list")"
+  done
+  echo "  $(basename "$c"): siblings $(cat "$c/topology/thread_siblings_list");${caches:- no caches}"
 done
 
 run () { # NAME PREFIX SCHEDULE THREADS COMMAND...
