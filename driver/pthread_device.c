@@ -86,8 +86,35 @@ static unsigned config_threads;
 static cl_bool device_available = CL_TRUE;
 static cl_bool device_unavailable = CL_FALSE;
 
+/* The last one only where the machine's affinity domains are known.  */
 static cl_device_partition_property partition_properties[]
-    = { CL_DEVICE_PARTITION_EQUALLY, CL_DEVICE_PARTITION_BY_COUNTS };
+    = { CL_DEVICE_PARTITION_EQUALLY, CL_DEVICE_PARTITION_BY_COUNTS,
+        CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN };
+
+/* OpenCL's affinity domains, indexed by pt_domain.  */
+static const cl_device_affinity_domain cl_domain_of[PT_NUM_DOMAINS]
+    = { CL_DEVICE_AFFINITY_DOMAIN_NUMA, CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE,
+        CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE, CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE,
+        CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE };
+
+/* ops->get_affinity_domains: the domains of the device's threads, which
+   are consecutive pool threads (pthread_placement.h).  */
+static cl_int
+pocl_pthread_get_affinity_domains (cl_device_id device,
+                                   cl_device_affinity_domain domain,
+                                   cl_uint *start, cl_uint *count,
+                                   cl_uint *num)
+{
+  unsigned first, n;
+  pt_pool_device_threads (&workers.pool, device, &first, &n);
+  for (int d = 0; d < PT_NUM_DOMAINS; ++d)
+    if (cl_domain_of[d] == domain)
+      return pt_workers_domains (&workers, first, n, (pt_domain)d, start,
+                                 count, num)
+                 ? CL_SUCCESS
+                 : CL_DEVICE_PARTITION_FAILED;
+  return CL_DEVICE_PARTITION_FAILED;
+}
 
 static cl_int
 pool_acquire (cl_device_id device)
@@ -160,6 +187,7 @@ pocl_pthread_init_device_ops (struct pocl_device_ops *ops)
   ops->free_event_data = pocl_pthread_free_event_data;
   ops->init_queue = pocl_pthread_init_queue;
   ops->free_queue = pocl_pthread_free_queue;
+  ops->get_affinity_domains = pocl_pthread_get_affinity_domains;
 }
 
 unsigned int
@@ -214,6 +242,14 @@ pocl_pthread_init (unsigned j, cl_device_id device, const char *parameters)
   err = pool_acquire (device);
   if (err != CL_SUCCESS)
     return err;
+  /* The affinity domains the machine has (pthread_placement.h).  */
+  device->affinity_domains = 0;
+  unsigned known = pt_workers_domains_known (&workers);
+  for (int d = 0; d < PT_NUM_DOMAINS; ++d)
+    if (known & (1u << d))
+      device->affinity_domains |= cl_domain_of[d];
+  if (device->affinity_domains == 0)
+    device->num_partition_properties--;
 #ifdef HOST_CPU_ENABLE_STACK_SIZE_CHECK
   /* Leave a quarter of the worker's stack to the driver itself.  */
   device->work_group_stack_size = workers.stack_size / 4 * 3;

@@ -111,7 +111,56 @@ free_workers (pt_workers *s, unsigned n)
   free (s->cpu_of);
   free (s->node_of);
   s->cpu_of = s->node_of = NULL;
+  free (s->machine);
+  free (s->domain_cpu_of);
+  s->machine = NULL;
+  s->domain_cpu_of = NULL;
   pt_pool_destroy (&s->pool);
+}
+
+/* The topology and the placement of every worker, pinned or not, for the
+   affinity domains; nothing (no domains but what the core offers) where
+   the CPUs cannot be read or memory runs out.  Silent: POCL_AFFINITY=1's
+   warnings are place_workers'.  */
+static void
+read_domains (pt_workers *s)
+{
+  bool numa_known = false;
+  s->machine = pt_machine_read (&s->machine_cpus, &numa_known);
+  s->domain_cpu_of = malloc (s->num_threads * sizeof (int));
+  int *node_of = malloc (s->num_threads * sizeof (int));
+  if (s->machine == NULL || s->domain_cpu_of == NULL || node_of == NULL)
+    {
+      free (s->machine);
+      free (s->domain_cpu_of);
+      s->machine = NULL;
+      s->domain_cpu_of = NULL;
+    }
+  else
+    pt_place (s->machine, s->machine_cpus, s->num_threads, s->domain_cpu_of,
+              node_of);
+  free (node_of);
+}
+
+unsigned
+pt_workers_domains_known (const pt_workers *s)
+{
+  return s->machine ? pt_domains_known (s->machine, s->machine_cpus) : 0;
+}
+
+bool
+pt_workers_domains (const pt_workers *s, unsigned first, unsigned count,
+                    pt_domain d, cl_uint *start, cl_uint *size, cl_uint *num)
+{
+  if (s->machine == NULL || count == 0 || first + count > s->num_threads)
+    return false;
+  unsigned runs
+      = pt_split_by_domain (s->machine, s->machine_cpus, s->domain_cpu_of,
+                            first, first + count, d, start, size);
+  for (unsigned r = 0; r < runs; ++r)
+    start[r] -= first;
+  *num = runs;
+  return runs > 0;
 }
 
 /* POCL_AFFINITY=1: where each worker goes (pthread_placement.h).  Warns,
@@ -271,6 +320,7 @@ pt_workers_start (pt_workers *s, cl_device_id dev, const pts_config *cfg)
   if (s->config.affinity)
     place_workers (s);
   s->env.node_of = s->node_of;
+  read_domains (s);
 
   /* At least WORKER_STACK_SIZE, never less than the default (which follows
      RLIMIT_STACK on Linux and may be larger); the default if the size is

@@ -23,6 +23,7 @@
 
 #include "pthread_config.h"
 #include "pthread_kernel.h"
+#include "pthread_placement.h"
 #include "pthread_pool.h"
 #include "pthread_stats.h"
 
@@ -53,11 +54,29 @@ struct pt_workers
      NULL: stealing need not care).  */
   int *cpu_of;
   int *node_of;
+  /* The allowed CPUs with their topology, and the CPU the placement of
+     pthread_placement.h gives each worker, with or without POCL_AFFINITY:
+     what the affinity domains of a device's threads are made of
+     (pt_workers_domains).  NULL where the CPUs cannot be read.  */
+  pt_cpu *machine;
+  unsigned machine_cpus;
+  int *domain_cpu_of;
 };
 
 /* Starts num_threads = dev->max_compute_units workers.  */
 cl_int pt_workers_start (pt_workers *s, cl_device_id dev,
                          const pts_config *cfg);
+
+/* The affinity domains known on this machine: a bit mask of
+   (1 << pt_domain), 0 where the CPUs cannot be read.  */
+unsigned pt_workers_domains_known (const pt_workers *s);
+
+/* The domains of kind d among the workers [first, first + count), as
+   runs start[i] (counted from first) and size[i], i < *num (room for count
+   entries): false if they cannot be split so (pt_split_by_domain).  */
+bool pt_workers_domains (const pt_workers *s, unsigned first, unsigned count,
+                         pt_domain d, cl_uint *start, cl_uint *size,
+                         cl_uint *num);
 
 /* Stops and joins the workers, and adds their statistics to totals (if not
    NULL) before freeing them.  Commands still queued are not run.  */

@@ -15,7 +15,10 @@
 #   - every variant: a page lies on the node of the CPU that first wrote
 #     it (the method; >= 0.99, Linux may place a page elsewhere when a
 #     node is short of memory);
-#   - ours: each sub-device ran only on its own node;
+#   - ours: each sub-device (by counts of the nodes' sizes, and one per
+#     node by CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN) ran only on its own
+#     node, while the parent ran too, and the pages a NUMA sub-device first
+#     wrote lie on its node;
 #   - ours static with stealing: first-touch and reuse fractions >= 0.8,
 #     where a random assignment gives 1 / nodes (0.5 or less).  Stealing
 #     moves work from a descheduled thread, never most of it;
@@ -73,10 +76,18 @@ for r in $runs; do
       [ "$r" = ours-static-half ] && want=$half
       got=$(sed -n 's/^worker \([0-9]*\) cpu=\([0-9-]*\) node=\([0-9-]*\)/\2:\3/p' "$f" | tr '\n' ' ')
       [ "$got" = "$want " ] || fail "$r: workers on cpu:node '$got', want '$want'"
-      k=0
-      for n in $(sed -n 's/^subdevice .* nodes=\([^ ]*\).*/\1/p' "$f"); do
-        [ "$n" = "$k" ] || fail "$r: sub-device $k ran on nodes $n, want $k"
-        k=$((k + 1))
+      for kind in counts numa; do
+        k=0
+        for n in $(sed -n "s/^subdevice .* kind=$kind .* nodes=\([^ ]*\).*/\1/p" "$f"); do
+          [ "$n" = "$k" ] || fail "$r: $kind sub-device $k ran on nodes $n, want $k"
+          k=$((k + 1))
+        done
+        case "$r" in ours-static-nosteal|ours-static-half) ;; *)
+          [ "$k" = "$nodes" ] || fail "$r: $k $kind sub-devices, want $nodes" ;;
+        esac
+      done
+      for ft in $(sed -n 's/^subdevice .* kind=numa .* first_touch=\([0-9.]*\).*/\1/p' "$f"); do
+        at_least "$ft" 0.99 || fail "$r: a NUMA sub-device's pages on its node: $ft, want >= 0.99"
       done ;;
   esac
   case "$r" in

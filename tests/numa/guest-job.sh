@@ -8,7 +8,7 @@
 #   SPARSE ...    tests/opencl/check_sparse_cpus.sh and its programs
 # Runs, each with POCL_AFFINITY=1 and as many threads as CPUs:
 #   ours-static, ours-guided, stock    the probe, sub-devices of one node
-#                                      each
+#                                      each, by counts and by NUMA node
 #   ours-static-nosteal                the probe with POCL_PTHREAD_STEAL=0
 #   ours-static-half (3node)           the probe with half as many threads
 #   sparse-static, sparse-guided (2x2) check_sparse_cpus.sh
@@ -44,12 +44,12 @@ run () { # NAME PREFIX SCHEDULE THREADS COMMAND...
 }
 
 run ours-static "$ours" static "$cpus" env POCL_PTHREAD_STATS=1 \
-  "$probe" --subdevices $subs
+  "$probe" --subdevices $subs --by-node
 run ours-static-nosteal "$ours" static "$cpus" env POCL_PTHREAD_STATS=1 \
   POCL_PTHREAD_STEAL=0 "$probe"
 run ours-guided "$ours" guided "$cpus" env POCL_PTHREAD_STATS=1 \
-  "$probe" --subdevices $subs
-run stock "$stock" "" "$cpus" "$probe" --subdevices $subs
+  "$probe" --subdevices $subs --by-node
+run stock "$stock" "" "$cpus" "$probe" --subdevices $subs --by-node
 if [ "$topology" = 3node ]; then
   run ours-static-half "$ours" static $((cpus / 2)) env POCL_PTHREAD_STATS=1 \
     "$probe"

@@ -11,7 +11,11 @@
         = NULL) then tells the node of every page;
      2. reuse: SAXPY over the same buffers with the same work-groups;
      3. with --subdevices N,M,..: sub-devices by those counts, each running
-        the first kernel on its own buffers at the same time.
+        the first kernel on its own buffers at the same time as the others
+        and the parent;
+     4. with --by-node: the same with a sub-device per NUMA node
+        (CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN), where the device offers
+        it.
    Prints (key=value; tests/numa/check_guest.sh reads them):
      machine cpus= nodes= threads= pinning=named|index
      worker T cpu= node=          (each worker thread's pinned CPU)
@@ -30,11 +34,13 @@
               machine (0, or the figures mean nothing);
      reuse local= groups= : work-groups of step 2 run on the node that
               holds their pages;
-     subdevice K count= nodes= cpus= : where sub-device K's work-groups
-              ran.
+     subdevice K kind=counts|numa cus= nodes= cpus= [first_touch=] :
+              where sub-device K's work-groups ran and, when on one node,
+              the fraction of its pages there; "subdevices kind=numa
+              unsupported=ERROR" where the device refuses the partition.
    Needs POCL_AFFINITY=1 for the owner and home figures to mean anything.
 
-   Usage: numa_probe [--mib MIB] [--subdevices N,M,...]
+   Usage: numa_probe [--mib MIB] [--subdevices N,M,...] [--by-node]
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -288,21 +294,107 @@ print_set (const char *key, const int *seen, int n)
     printf ("none");
 }
 
+/* Sub-devices of e->dev made by props, each running `touch` on buffers of
+   its own while the parent does too: prints per sub-device where its
+   work-groups ran and, when on one node, the fraction of its pages on
+   that node ("subdevice K kind=KIND cus=N nodes= cpus= first_touch=").
+   A partition the device refuses prints "subdevices kind=KIND
+   unsupported=<error>".  */
+static void
+run_subdevices (cltest_env *e, const cl_device_partition_property *props,
+                const char *kind, size_t groups, cl_kernel touch,
+                probe_bufs *parent)
+{
+  cl_device_id subs[MAX_SUBS];
+  cl_uint got = 0;
+  cl_int err = clCreateSubDevices (e->dev, props, MAX_SUBS, subs, &got);
+  if (err != CL_SUCCESS)
+    {
+      printf ("subdevices kind=%s unsupported=%d\n", kind, err);
+      return;
+    }
+  cl_context sctx = clCreateContext (NULL, got, subs, NULL, NULL, &err);
+  CL_OK (err);
+  cl_program sprog = cltest_build_for (sctx, got, subs, source, OPTIONS);
+  cl_kernel stouch = clCreateKernel (sprog, "touch", &err);
+  CL_OK (err);
+  cl_command_queue sq[MAX_SUBS];
+  probe_bufs sb[MAX_SUBS];
+  for (cl_uint k = 0; k < got; ++k)
+    {
+      sq[k] = clCreateCommandQueueWithProperties (sctx, subs[k], NULL, &err);
+      CL_OK (err);
+      bufs_init (&sb[k], sctx, groups / got);
+      bufs_touch (&sb[k], sq[k], stouch);
+      CL_OK (clFlush (sq[k]));
+    }
+  /* The parent busy at the same time, over its own buffers again.  */
+  bufs_touch (parent, e->q, touch);
+  CL_OK (clFlush (e->q));
+  for (cl_uint k = 0; k < got; ++k)
+    {
+      bufs_where (&sb[k], sq[k]);
+      int cpus_seen[MAX_CPUS] = { 0 }, nodes_seen[256] = { 0 }, node = -1;
+      unsigned nodes = 0;
+      for (size_t g = 0; g < sb[k].groups; ++g)
+        {
+          int c = (int)(sb[k].where[g] & 0xfff);
+          if (c < MAX_CPUS)
+            cpus_seen[c] = 1;
+          if (node_of (c) >= 0 && node_of (c) < 256)
+            {
+              nodes += !nodes_seen[node_of (c)];
+              nodes_seen[node_of (c)] = 1;
+              node = node_of (c);
+            }
+        }
+      printf ("subdevice %u kind=%s cus=%u", k, kind,
+              cltest_compute_units (subs[k]));
+      print_set ("nodes", nodes_seen, 256);
+      print_set ("cpus", cpus_seen, MAX_CPUS);
+      if (nodes == 1)
+        {
+          int *st = malloc (sb[k].groups * sizeof (int));
+          size_t on = 0;
+          page_nodes (sb[k].x, sb[k].groups, st);
+          for (size_t g = 0; g < sb[k].groups; ++g)
+            on += st[g] == node;
+          page_nodes (sb[k].y, sb[k].groups, st);
+          for (size_t g = 0; g < sb[k].groups; ++g)
+            on += st[g] == node;
+          printf (" first_touch=%.4f", (double)on / (2 * sb[k].groups));
+          free (st);
+        }
+      printf ("\n");
+      CL_OK (clReleaseCommandQueue (sq[k]));
+      CL_OK (clReleaseDevice (subs[k]));
+    }
+  CL_OK (clFinish (e->q));
+  CL_OK (clReleaseKernel (stouch));
+  CL_OK (clReleaseProgram (sprog));
+  CL_OK (clReleaseContext (sctx));
+}
+
 int
 main (int argc, char **argv)
 {
   size_t mib = 16;
   const char *subs_arg = NULL;
+  int by_node = 0;
   for (int i = 1; i < argc; ++i)
     {
       if (!strcmp (argv[i], "--mib") && i + 1 < argc)
         mib = strtoul (argv[++i], NULL, 10);
       else if (!strcmp (argv[i], "--subdevices") && i + 1 < argc)
         subs_arg = argv[++i];
+      else if (!strcmp (argv[i], "--by-node"))
+        by_node = 1;
       else
         {
-          fprintf (stderr, "usage: %s [--mib MIB] [--subdevices N,M,...]\n",
-                   argv[0]);
+          fprintf (
+              stderr,
+              "usage: %s [--mib MIB] [--subdevices N,M,...] [--by-node]\n",
+              argv[0]);
           return 2;
         }
     }
@@ -407,52 +499,17 @@ main (int argc, char **argv)
           props[n++] = count;
           s = *end == ',' ? end + 1 : end;
         }
-      int nsubs = n - 1;
       props[n++] = CL_DEVICE_PARTITION_BY_COUNTS_LIST_END;
       props[n] = 0;
-      cl_device_id subs[MAX_SUBS];
-      cl_uint got = 0;
-      CL_OK (clCreateSubDevices (e.dev, props, MAX_SUBS, subs, &got));
-      CHECK ((int)got == nsubs, "%d counts, %u sub-devices", nsubs, got);
-      cl_int err;
-      cl_context sctx = clCreateContext (NULL, got, subs, NULL, NULL, &err);
-      CL_OK (err);
-      cl_program sprog = cltest_build_for (sctx, got, subs, source, OPTIONS);
-      cl_kernel stouch = clCreateKernel (sprog, "touch", &err);
-      CL_OK (err);
-      cl_command_queue sq[MAX_SUBS];
-      probe_bufs sb[MAX_SUBS];
-      for (cl_uint k = 0; k < got; ++k)
-        {
-          sq[k]
-              = clCreateCommandQueueWithProperties (sctx, subs[k], NULL, &err);
-          CL_OK (err);
-          bufs_init (&sb[k], sctx, groups / got);
-          bufs_touch (&sb[k], sq[k], stouch);
-          CL_OK (clFlush (sq[k]));
-        }
-      for (cl_uint k = 0; k < got; ++k)
-        {
-          bufs_where (&sb[k], sq[k]);
-          int cpus_seen[MAX_CPUS] = { 0 }, nodes_seen[256] = { 0 };
-          for (size_t g = 0; g < sb[k].groups; ++g)
-            {
-              int c = (int)(sb[k].where[g] & 0xfff);
-              if (c < MAX_CPUS)
-                cpus_seen[c] = 1;
-              if (node_of (c) >= 0 && node_of (c) < 256)
-                nodes_seen[node_of (c)] = 1;
-            }
-          printf ("subdevice %u count=%ld", k, (long)props[k + 1]);
-          print_set ("nodes", nodes_seen, 256);
-          print_set ("cpus", cpus_seen, MAX_CPUS);
-          printf ("\n");
-          CL_OK (clReleaseCommandQueue (sq[k]));
-          CL_OK (clReleaseDevice (subs[k]));
-        }
-      CL_OK (clReleaseKernel (stouch));
-      CL_OK (clReleaseProgram (sprog));
-      CL_OK (clReleaseContext (sctx));
+      run_subdevices (&e, props, "counts", groups, touch, &b);
+    }
+  /* Step 4: a sub-device per NUMA node, where the device offers it.  */
+  if (by_node)
+    {
+      cl_device_partition_property props[]
+          = { CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
+              CL_DEVICE_AFFINITY_DOMAIN_NUMA, 0 };
+      run_subdevices (&e, props, "numa", groups, touch, &b);
     }
 
   CL_OK (clReleaseKernel (touch));
