@@ -20,30 +20,38 @@
    core follow, by SMT rank.  */
 enum
 {
-  LEVEL_NODE,
-  LEVEL_L4,
-  LEVEL_L3,
-  LEVEL_L2,
-  LEVEL_CORE,
+  LEVEL_NODE = PT_DOMAIN_NUMA,
+  LEVEL_L4 = PT_DOMAIN_L4,
+  LEVEL_L3 = PT_DOMAIN_L3,
+  LEVEL_L2 = PT_DOMAIN_L2,
+  LEVEL_CORE, /* the core, below its caches; not a domain */
   NUM_LEVELS
 };
+
+/* The key of a CPU in a domain; 0 for a cache level it has no
+   information on.  */
+static int
+domain_key (const pt_cpu *c, pt_domain domain)
+{
+  switch (domain)
+    {
+    case PT_DOMAIN_NUMA:
+      return c->node;
+    case PT_DOMAIN_L4:
+      return c->cache[3];
+    case PT_DOMAIN_L3:
+      return c->cache[2];
+    case PT_DOMAIN_L2:
+      return c->cache[1];
+    default:
+      return c->cache[0];
+    }
+}
 
 static int
 level_key (const pt_cpu *c, int level)
 {
-  switch (level)
-    {
-    case LEVEL_NODE:
-      return c->node;
-    case LEVEL_L4:
-      return c->cache[3];
-    case LEVEL_L3:
-      return c->cache[2];
-    case LEVEL_L2:
-      return c->cache[1];
-    default:
-      return c->core;
-    }
+  return level == LEVEL_CORE ? c->core : domain_key (c, (pt_domain)level);
 }
 
 static int
@@ -184,26 +192,6 @@ pt_place (const pt_cpu *cpus, unsigned ncpus, unsigned nthreads, int *cpu_of,
       }
   free (sorted);
   return nthreads > ncpus;
-}
-
-/* The key of a CPU in a domain; 0 for a cache level it has no
-   information on.  */
-static int
-domain_key (const pt_cpu *c, pt_domain domain)
-{
-  switch (domain)
-    {
-    case PT_DOMAIN_NUMA:
-      return c->node;
-    case PT_DOMAIN_L4:
-      return c->cache[3];
-    case PT_DOMAIN_L3:
-      return c->cache[2];
-    case PT_DOMAIN_L2:
-      return c->cache[1];
-    default:
-      return c->cache[0];
-    }
 }
 
 unsigned
