@@ -100,6 +100,24 @@ build_end (uint64_t began)
   atomic_fetch_sub_explicit (&builds_in_flight, 1, memory_order_release);
 }
 
+unsigned
+pt_device_domains (cl_device_id dev)
+{
+  const cl_device_affinity_domain kinds = CL_DEVICE_AFFINITY_DOMAIN_NUMA
+                                          | CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE
+                                          | CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE
+                                          | CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE
+                                          | CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE;
+  cl_device_affinity_domain domains = 0;
+  /* The core stores {type, domain, 0} as the partition type, with
+     NEXT_PARTITIONABLE replaced by the domain it used.  */
+  for (; dev != NULL && dev->parent_device != NULL; dev = dev->parent_device)
+    if (dev->num_partition_types >= 2 && dev->partition_type != NULL
+        && dev->partition_type[0] == CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN)
+      domains |= (cl_device_affinity_domain)dev->partition_type[1];
+  return (unsigned)(domains & kinds);
+}
+
 /* One launch: the pool's view of it first, then what only this layer
    uses, then the dispatcher, all in one allocation.  */
 typedef struct
@@ -268,6 +286,7 @@ pt_kernel_run_command (const pt_kernel_env *env, pt_runner *r,
   l->queued.first_thread = first;
   l->queued.num_threads = count;
   l->queued.dispatch = d;
+  l->queued.domains = pt_device_domains (cmd->device);
   /* relaxed: l is published by the pool lock in pt_pool_push_launch.  */
   atomic_store_explicit (&l->execution_failed, 0, memory_order_relaxed);
 

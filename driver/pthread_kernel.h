@@ -52,6 +52,14 @@ typedef struct
   pts_worker_stats stats; /* written by this worker only */
 } pt_runner;
 
+/* The affinity domains (OpenCL's NUMA to L1 bits) along which dev, or a
+   device it was made from, was partitioned by
+   CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN; 0 for a root device and for
+   sub-devices made only equally or by counts.  Each of its threads lies
+   in one domain of every such kind, since its range was cut along them.
+   Launches carry it to their participants (pt_pool_launch.domains).  */
+unsigned pt_device_domains (cl_device_id dev);
+
 /* Runs the NDRange command cmd, taken from the pool by runner r: builds or
    finds the kernel's binary, then publishes a launch and joins it.
    Commands with no work-groups, built-in kernels and failures complete at

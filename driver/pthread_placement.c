@@ -275,6 +275,30 @@ pt_next_partitionable (const pt_cpu *cpus, unsigned ncpus, const int *cpu_of,
   return found;
 }
 
+unsigned
+pt_domain_cpus (const pt_cpu *cpus, unsigned ncpus, int home, unsigned domains,
+                int *out)
+{
+  const pt_cpu *h = cpu_by_number (cpus, ncpus, home);
+  if (h == NULL)
+    return 0;
+  /* Only domains known on every CPU: an unknown cache's key is 0 on all
+     of them and would match everywhere.  */
+  domains &= pt_domains_known (cpus, ncpus);
+  unsigned n = 0;
+  for (unsigned i = 0; i < ncpus; ++i)
+    {
+      bool shares = true;
+      for (int d = 0; d < PT_NUM_DOMAINS; ++d)
+        if (domains & (1u << d))
+          shares &= domain_key (&cpus[i], (pt_domain)d)
+                    == domain_key (h, (pt_domain)d);
+      if (shares)
+        out[n++] = cpus[i].cpu;
+    }
+  return n;
+}
+
 /* Reads a small integer from a sysfs file; -1 if it cannot.  */
 static __attribute__ ((unused)) int
 read_int (const char *path)

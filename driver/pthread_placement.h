@@ -86,6 +86,15 @@ pt_domain pt_next_partitionable (const pt_cpu *cpus, unsigned ncpus,
                                  const int *cpu_of, unsigned begin,
                                  unsigned end);
 
+/* The CPUs among the ncpus that share with CPU `home` every domain in
+   `domains` (a bit mask of (1 << pt_domain)), in the order of cpus[],
+   home included: written to out[] (room for ncpus entries), their number
+   returned; 0 if home is not one of the CPUs.  Domains not known on
+   every CPU (pt_domains_known) are left out, so no domains at all give
+   every CPU.  What a thread of a domain's sub-device may run on.  */
+unsigned pt_domain_cpus (const pt_cpu *cpus, unsigned ncpus, int home,
+                         unsigned domains, int *out);
+
 /* The CPUs this process may run on, with their topology, in a malloc'ed
    array.  Sets *numa_known to false (and every node to 0) when NUMA
    information is not available: built without libnuma, or libnuma says

@@ -65,6 +65,10 @@ typedef struct pt_pool_launch
   unsigned first_thread;
   unsigned num_threads;
   wgd_launch *dispatch;
+  /* Set before publishing: the affinity domains the (sub)device keeps to
+     (pt_device_domains in pthread_kernel.h), which its threads bind to
+     before they run any of it; the pool only carries it.  */
+  unsigned domains;
 } pt_pool_launch;
 
 /* The idle state of one worker, by pool index.  Under the pool lock, but

@@ -7,6 +7,7 @@
 
 #include "pthread_worker.h"
 
+#include <errno.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -57,6 +58,62 @@ pin_self (pt_workers *s, pt_worker *w)
 #endif
 }
 
+/* OpenCL's affinity-domain bits are pt_domain's (1 << d), so masks pass
+   between the two unchanged.  */
+_Static_assert (CL_DEVICE_AFFINITY_DOMAIN_NUMA == 1u << PT_DOMAIN_NUMA
+                    && CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE == 1u << PT_DOMAIN_L4
+                    && CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE == 1u << PT_DOMAIN_L3
+                    && CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE == 1u << PT_DOMAIN_L2
+                    && CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE
+                           == 1u << PT_DOMAIN_L1,
+                "affinity domain bits");
+
+/* Without POCL_AFFINITY: before the calling worker runs work of a
+   sub-device made along affinity domains `domains`, binds it to the CPUs
+   that its place (domain_cpu_of, the placement POCL_AFFINITY=1 would pin
+   it to) shares all the domains it has served with.  The set only
+   narrows and stays until the workers stop: the worker's static blocks
+   of the parent device are placed for that CPU too.  Warns once if the
+   binding fails and runs on as before.  */
+static void
+bind_to_domains (pt_workers *s, pt_worker *w, unsigned domains)
+{
+  if ((domains & ~w->bound_domains) == 0 || s->cpu_of != NULL
+      || s->machine == NULL)
+    return;
+  w->bound_domains |= domains;
+#ifdef __linux__
+  static atomic_flag warned = ATOMIC_FLAG_INIT;
+  int *cpus = malloc (s->machine_cpus * sizeof (int));
+  int max_cpu = 0;
+  for (unsigned i = 0; i < s->machine_cpus; ++i)
+    if (s->machine[i].cpu > max_cpu)
+      max_cpu = s->machine[i].cpu;
+  cpu_set_t *set = CPU_ALLOC (max_cpu + 1);
+  size_t size = CPU_ALLOC_SIZE (max_cpu + 1);
+  int err = ENOMEM;
+  if (cpus != NULL && set != NULL)
+    {
+      unsigned n = pt_domain_cpus (s->machine, s->machine_cpus,
+                                   s->domain_cpu_of[w->runner.index],
+                                   (unsigned)w->bound_domains, cpus);
+      CPU_ZERO_S (size, set);
+      for (unsigned i = 0; i < n; ++i)
+        CPU_SET_S (cpus[i], size, set);
+      err = n > 0 ? pthread_setaffinity_np (pthread_self (), size, set)
+                  : EINVAL;
+    }
+  /* relaxed: a flag for printing once, nothing else hangs on it.  */
+  if (err != 0
+      && !atomic_flag_test_and_set_explicit (&warned, memory_order_relaxed))
+    warn ("could not bind a thread to the CPUs of its sub-device's affinity "
+          "domain (%s); it runs unbound\n",
+          strerror (err));
+  CPU_FREE (set);
+  free (cpus);
+#endif
+}
+
 static void *
 worker_main (void *arg)
 {
@@ -84,6 +141,10 @@ worker_main (void *arg)
   pt_work work;
   while (pt_pool_wait (&s->pool, index, gave_up_seq, &work))
     {
+      bind_to_domains (s, w,
+                       work.launch != NULL
+                           ? work.launch->domains
+                           : pt_device_domains (work.command->device));
       if (work.launch != NULL)
         {
           uint64_t seq = work.launch->seq; /* gone after participating */
@@ -108,38 +169,41 @@ free_workers (pt_workers *s, unsigned n)
     }
   pocl_aligned_free (s->workers);
   s->workers = NULL;
-  free (s->cpu_of);
+  /* cpu_of is domain_cpu_of when set.  */
+  s->cpu_of = NULL;
   free (s->node_of);
-  s->cpu_of = s->node_of = NULL;
   free (s->machine);
   free (s->domain_cpu_of);
   s->machine = NULL;
-  s->domain_cpu_of = NULL;
+  s->domain_cpu_of = s->node_of = NULL;
   pt_pool_destroy (&s->pool);
 }
 
-/* The topology and the placement of every worker, pinned or not, for the
-   affinity domains; nothing (no domains but what the core offers) where
-   the CPUs cannot be read or memory runs out.  Silent: POCL_AFFINITY=1's
-   warnings are place_workers'.  */
+/* The topology and the placement of every worker, pinned or not, for
+   binding and for the affinity domains: s->machine and s->domain_cpu_of,
+   both NULL where the CPUs cannot be read or memory runs out.  Sets
+   *numa_known as pt_machine_read does, and *shared if some CPU got more
+   than one worker.  Silent: POCL_AFFINITY=1's warnings are
+   pin_workers'.  */
 static void
-read_domains (pt_workers *s)
+read_machine (pt_workers *s, bool *numa_known, bool *shared)
 {
-  bool numa_known = false;
-  s->machine = pt_machine_read (&s->machine_cpus, &numa_known);
+  *numa_known = false;
+  *shared = false;
+  s->machine = pt_machine_read (&s->machine_cpus, numa_known);
   s->domain_cpu_of = malloc (s->num_threads * sizeof (int));
-  int *node_of = malloc (s->num_threads * sizeof (int));
-  if (s->machine == NULL || s->domain_cpu_of == NULL || node_of == NULL)
+  s->node_of = malloc (s->num_threads * sizeof (int));
+  if (s->machine == NULL || s->domain_cpu_of == NULL || s->node_of == NULL)
     {
       free (s->machine);
       free (s->domain_cpu_of);
+      free (s->node_of);
       s->machine = NULL;
-      s->domain_cpu_of = NULL;
+      s->domain_cpu_of = s->node_of = NULL;
+      return;
     }
-  else
-    pt_place (s->machine, s->machine_cpus, s->num_threads, s->domain_cpu_of,
-              node_of);
-  free (node_of);
+  *shared = pt_place (s->machine, s->machine_cpus, s->num_threads,
+                      s->domain_cpu_of, s->node_of);
 }
 
 unsigned
@@ -163,17 +227,14 @@ pt_workers_domains (const pt_workers *s, unsigned first, unsigned count,
   return runs > 0;
 }
 
-/* POCL_AFFINITY=1: where each worker goes (pthread_placement.h).  Warns,
-   once each, when the topology is unknown or when there are more threads
-   than allowed CPUs; never fails: without a placement the threads simply
-   run unpinned.  */
+/* POCL_AFFINITY=1: each worker pins itself to its place (read_machine,
+   pthread_placement.h).  Warns, once each, when the topology is unknown
+   or when there are more threads than allowed CPUs; never fails: without
+   a placement the threads simply run unpinned.  */
 static void
-place_workers (pt_workers *s)
+pin_workers (pt_workers *s, bool numa_known, bool shared)
 {
-  unsigned ncpus = 0;
-  bool numa_known = false;
-  pt_cpu *cpus = pt_machine_read (&ncpus, &numa_known);
-  if (cpus == NULL)
+  if (s->machine == NULL)
     {
 #ifdef __linux__
       warn ("POCL_AFFINITY=1: could not read the CPUs this process may run "
@@ -193,29 +254,11 @@ place_workers (pt_workers *s)
           "built without libnuma"
 #endif
     );
-  s->cpu_of = malloc (s->num_threads * sizeof (int));
-  s->node_of = malloc (s->num_threads * sizeof (int));
-  if (s->cpu_of == NULL || s->node_of == NULL)
-    {
-      free (s->cpu_of);
-      free (s->node_of);
-      s->cpu_of = s->node_of = NULL;
-      free (cpus);
-      return;
-    }
-  if (pt_place (cpus, ncpus, s->num_threads, s->cpu_of, s->node_of))
+  if (shared)
     warn ("POCL_AFFINITY=1: %u threads on %u allowed CPUs; some CPUs run "
           "more than one thread\n",
-          s->num_threads, ncpus);
-  bool one_node = true;
-  for (unsigned i = 1; i < s->num_threads; ++i)
-    one_node &= s->node_of[i] == s->node_of[0];
-  if (one_node)
-    {
-      free (s->node_of);
-      s->node_of = NULL;
-    }
-  free (cpus);
+          s->num_threads, s->machine_cpus);
+  s->cpu_of = s->domain_cpu_of;
 }
 
 /* Stops workers [0, n), collects their statistics and frees everything. */
@@ -317,10 +360,16 @@ pt_workers_start (pt_workers *s, cl_device_id dev, const pts_config *cfg)
         }
     }
 
+  bool numa_known, shared;
+  read_machine (s, &numa_known, &shared);
   if (s->config.affinity)
-    place_workers (s);
-  s->env.node_of = s->node_of;
-  read_domains (s);
+    pin_workers (s, numa_known, shared);
+  /* Stealing cares for nodes only where the workers are pinned, and where
+     there are several.  */
+  bool one_node = true;
+  for (unsigned i = 1; s->node_of != NULL && i < s->num_threads; ++i)
+    one_node &= s->node_of[i] == s->node_of[0];
+  s->env.node_of = s->cpu_of != NULL && !one_node ? s->node_of : NULL;
 
   /* At least WORKER_STACK_SIZE, never less than the default (which follows
      RLIMIT_STACK on Linux and may be larger); the default if the size is

@@ -5,8 +5,10 @@
    run it (a kernel launch through pthread_kernel.h, any other command
    through PoCL's pocl_exec_command), and go back.  This file owns the
    threads themselves: their creation with an 8 MiB stack, their names,
-   their pinning with POCL_AFFINITY=1 (pthread_placement.h), PoCL's SIGFPE
-   registration, and each one's local memory, printf buffer and counters.
+   their pinning with POCL_AFFINITY=1 (pthread_placement.h) or, without
+   it, to the CPUs of an affinity domain whose sub-device they serve,
+   PoCL's SIGFPE registration, and each one's local memory, printf buffer
+   and counters.
 
    Layering: pthread_device calls this; this calls pthread_kernel and
    pthread_pool.
@@ -39,6 +41,10 @@ typedef struct
   alignas (WGD_CACHELINE) pthread_t thread;
   pt_workers *set;
   pt_runner runner; /* index, local memory, printf buffer, counters */
+  /* Without POCL_AFFINITY: the affinity domains (OpenCL's bits, which
+     are pt_domain's) this worker has bound itself to, for sub-devices made
+     along them; it runs on the CPUs its place shares all of them with.  */
+  unsigned bound_domains;
 } pt_worker;
 
 struct pt_workers
@@ -49,18 +55,19 @@ struct pt_workers
   unsigned num_threads;
   size_t stack_size; /* of each worker */
   pt_worker *workers;
-  /* With POCL_AFFINITY=1: the CPU each worker pins itself to, and the NUMA
-     node of each worker when it is known and there is more than one (else
-     NULL: stealing need not care).  */
-  int *cpu_of;
-  int *node_of;
-  /* The allowed CPUs with their topology, and the CPU the placement of
-     pthread_placement.h gives each worker, with or without POCL_AFFINITY:
-     what the affinity domains of a device's threads are made of
-     (pt_workers_domains).  NULL where the CPUs cannot be read.  */
+  /* The allowed CPUs with their topology, and the CPU and NUMA node the
+     placement of pthread_placement.h gives each worker, with or without
+     POCL_AFFINITY: what the workers pin themselves to, what the affinity
+     domains of a device's threads are made of (pt_workers_domains) and
+     what a domain's threads bind to.  All NULL where the CPUs cannot be
+     read.  */
   pt_cpu *machine;
   unsigned machine_cpus;
   int *domain_cpu_of;
+  int *node_of;
+  /* With POCL_AFFINITY=1 and a placement: domain_cpu_of, the CPU each
+     worker pins itself to; else NULL.  */
+  int *cpu_of;
 };
 
 /* Starts num_threads = dev->max_compute_units workers.  */

@@ -240,6 +240,35 @@ split (const pt_cpu *cpus, unsigned n, const int *cpu_of, unsigned begin,
   return buf;
 }
 
+/* pt_domain_cpus as text: the CPU numbers separated by commas, or
+   "none".  */
+static const char *
+domain_cpus (const pt_cpu *cpus, unsigned n, int home, unsigned domains,
+             char *buf, size_t size)
+{
+  int out[MAXT];
+  unsigned k = pt_domain_cpus (cpus, n, home, domains, out);
+  size_t used = 0;
+  buf[0] = '\0';
+  if (k == 0)
+    snprintf (buf, size, "none");
+  for (unsigned i = 0; i < k && used < size; ++i)
+    used += (size_t)snprintf (buf + used, size - used, "%s%d", i ? "," : "",
+                              out[i]);
+  return buf;
+}
+
+#define CHECK_DOMAIN_CPUS(what, cpus, n, home, domains, want)                 \
+  do                                                                          \
+    {                                                                         \
+      char _buf[1024];                                                        \
+      domain_cpus (cpus, n, home, domains, _buf, sizeof (_buf));              \
+      CHECK (strcmp (_buf, want) == 0,                                        \
+             "%s: CPUs sharing 0x%x with CPU %d: '%s', want '%s'", what,      \
+             (unsigned)(domains), home, _buf, want);                          \
+    }                                                                         \
+  while (0)
+
 #define CHECK_SPLIT(what, cpus, n, p, b, e, d, want)                          \
   do                                                                          \
     {                                                                         \
@@ -297,8 +326,23 @@ domains_two_nodes (void)
   placement q = p;
   memcpy (q.cpu, interleaved, sizeof (interleaved));
   CHECK_SPLIT ("interleaved L3s", m, 32, &q, 0, 4, PT_DOMAIN_L3, "none");
-  printf ("2 nodes x 2 L3 x 4 cores x 2 SMT: NUMA, L3, L2 and L1 ranges as "
-          "expected\n");
+  /* What a domain sub-device's thread is bound to.  */
+  CHECK_DOMAIN_CPUS (w, m, 32, 5, 1u << PT_DOMAIN_NUMA,
+                     "0,1,2,3,4,5,6,7,16,17,18,19,20,21,22,23");
+  CHECK_DOMAIN_CPUS (w, m, 32, 21, 1u << PT_DOMAIN_L3, "4,5,6,7,20,21,22,23");
+  CHECK_DOMAIN_CPUS (w, m, 32, 21, 1u << PT_DOMAIN_L2, "5,21");
+  /* Nested domains narrow; an unknown one (L4) is left out; none at all
+     leave every CPU; a CPU that is not there has none.  */
+  CHECK_DOMAIN_CPUS (w, m, 32, 9,
+                     1u << PT_DOMAIN_NUMA | 1u << PT_DOMAIN_L3
+                         | 1u << PT_DOMAIN_L4,
+                     "8,9,10,11,24,25,26,27");
+  CHECK_DOMAIN_CPUS (w, m, 32, 9, 1u << PT_DOMAIN_L4,
+                     "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,"
+                     "21,22,23,24,25,26,27,28,29,30,31");
+  CHECK_DOMAIN_CPUS (w, m, 32, 40, 1u << PT_DOMAIN_NUMA, "none");
+  printf ("2 nodes x 2 L3 x 4 cores x 2 SMT: NUMA, L3, L2 and L1 ranges and "
+          "each domain's CPUs as expected\n");
 }
 
 /* 4 nodes whose L2s are shared by different CPU counts: node 0 has 8 CPUs
@@ -341,8 +385,31 @@ domains_uneven (void)
   CHECK (pt_next_partitionable (m, n, p.cpu, 11, 12) == PT_NUM_DOMAINS
              && pt_next_partitionable (m, n, p.cpu, 0, 7) == PT_DOMAIN_L2,
          "%s: next partitionable of one thread, of node 0", w);
-  printf ("4 uneven nodes, L2s of 4, 2 and 1 CPUs, with holes: ranges as "
-          "expected\n");
+  CHECK_DOMAIN_CPUS (w, m, n, 4, 1u << PT_DOMAIN_NUMA, "0,1,2,3,4,6,7");
+  CHECK_DOMAIN_CPUS (w, m, n, 4, 1u << PT_DOMAIN_L2, "4,6,7");
+  CHECK_DOMAIN_CPUS (w, m, n, 12, 1u << PT_DOMAIN_NUMA, "12");
+  printf ("4 uneven nodes, L2s of 4, 2 and 1 CPUs, with holes: ranges and "
+          "each domain's CPUs as expected\n");
+}
+
+/* An L3 shared by two NUMA nodes (as with sub-NUMA clustering): the
+   CPUs of both domains are those of the node within that L3.  */
+static void
+domains_cache_across_nodes (void)
+{
+  pt_cpu m[8];
+  for (int c = 0; c < 8; ++c)
+    {
+      m[c] = (pt_cpu){ c, c / 2, c, 0, { 0 } };
+      m[c].cache[2] = (c / 4) * 4 + 1;
+    }
+  const char *w = "L3 across 2 nodes";
+  CHECK_DOMAIN_CPUS (w, m, 8, 5, 1u << PT_DOMAIN_L3, "4,5,6,7");
+  CHECK_DOMAIN_CPUS (w, m, 8, 5, 1u << PT_DOMAIN_NUMA, "4,5");
+  CHECK_DOMAIN_CPUS (w, m, 8, 5, 1u << PT_DOMAIN_NUMA | 1u << PT_DOMAIN_L3,
+                     "4,5");
+  printf ("an L3 shared by two nodes: a thread of both domains keeps to its "
+          "node\n");
 }
 
 /* No cache information (sysfs without caches): NUMA only, one domain per
@@ -359,6 +426,8 @@ domains_unknown (void)
          "no caches: domains known 0x%x", pt_domains_known (m, 4));
   CHECK_SPLIT ("one node, no caches", m, 4, &p, 0, 4, PT_DOMAIN_NUMA, "0+4");
   CHECK_SPLIT ("one node, no caches", m, 4, &p, 0, 4, PT_DOMAIN_L2, "none");
+  CHECK_DOMAIN_CPUS ("one node, no caches", m, 4, 2,
+                     1u << PT_DOMAIN_NUMA | 1u << PT_DOMAIN_L2, "0,1,2,3");
   printf ("one node without cache information: one NUMA domain, no cache "
           "domains\n");
 }
@@ -402,6 +471,7 @@ main (void)
   subdevice_ranges ();
   domains_two_nodes ();
   domains_uneven ();
+  domains_cache_across_nodes ();
   domains_unknown ();
   this_machine ();
   return check_finish ("placement");

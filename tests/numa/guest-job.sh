@@ -8,10 +8,18 @@
 #   SPARSE ...    tests/opencl/check_sparse_cpus.sh and its programs
 # Runs, each with POCL_AFFINITY=1 and as many threads as CPUs:
 #   ours-static, ours-guided, stock    the probe, sub-devices of one node
-#                                      each, by counts and by NUMA node
+#                                      each, by counts and by NUMA node;
+#                                      ours-static and stock also every
+#                                      affinity domain (--domains)
 #   ours-static-nosteal                the probe with POCL_PTHREAD_STEAL=0
 #   ours-static-half (3node)           the probe with half as many threads
 #   sparse-static, sparse-guided (2x2) check_sparse_cpus.sh
+# and one without POCL_AFFINITY:
+#   ours-unpinned                      the probe with a sub-device per
+#                                      node and every affinity domain,
+#                                      stealing off, so that every
+#                                      worker runs (and binds itself
+#                                      for) each of its sub-devices
 set -u
 topology=$1 probe=$2 ours=$3 stock=$4 kcache=$5 sparse=$6 taskset=$7
 affinity=$8 exactly_once=$9
@@ -44,12 +52,15 @@ run () { # NAME PREFIX SCHEDULE THREADS COMMAND...
 }
 
 run ours-static "$ours" static "$cpus" env POCL_PTHREAD_STATS=1 \
-  "$probe" --subdevices $subs --by-node
+  "$probe" --subdevices $subs --by-node --domains
+run ours-unpinned "$ours" static "$cpus" env -u POCL_AFFINITY \
+  POCL_PTHREAD_STEAL=0 "$probe" --by-node --domains
 run ours-static-nosteal "$ours" static "$cpus" env POCL_PTHREAD_STATS=1 \
   POCL_PTHREAD_STEAL=0 "$probe"
 run ours-guided "$ours" guided "$cpus" env POCL_PTHREAD_STATS=1 \
   "$probe" --subdevices $subs --by-node
-run stock "$stock" "" "$cpus" "$probe" --subdevices $subs --by-node
+run stock "$stock" "" "$cpus" "$probe" --subdevices $subs --by-node \
+  --domains
 if [ "$topology" = 3node ]; then
   run ours-static-half "$ours" static $((cpus / 2)) env POCL_PTHREAD_STATS=1 \
     "$probe"

@@ -15,7 +15,10 @@
         and the parent;
      4. with --by-node: the same with a sub-device per NUMA node
         (CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN), where the device offers
-        it.
+        it;
+     5. with --domains: the same for every affinity domain the device
+        offers (NUMA unless step 4 ran, then the cache levels), and the chain
+   of NEXT_PARTITIONABLE splits from the device down to one compute unit.
    Prints (key=value; tests/numa/check_guest.sh reads them):
      machine cpus= nodes= threads= pinning=named|index
      worker T cpu= node=          (each worker thread's pinned CPU)
@@ -34,13 +37,24 @@
               machine (0, or the figures mean nothing);
      reuse local= groups= : work-groups of step 2 run on the node that
               holds their pages;
-     subdevice K kind=counts|numa cus= nodes= cpus= [first_touch=] :
-              where sub-device K's work-groups ran and, when on one node,
-              the fraction of its pages there; "subdevices kind=numa
-              unsupported=ERROR" where the device refuses the partition.
+     subdevice K kind=counts|numa|l4|l3|l2|l1 cus= nodes= cpus= within=
+              [first_touch=] :
+              where sub-device K's work-groups ran: on how many domains of
+              the partition's kind (within=; the node for counts; a cache
+              is named by the CPUs sysfs says share it) and, when on one
+              node, the fraction of its pages there; "subdevices kind=K
+              unsupported=ERROR" where the device refuses the partition;
+     domains partition_properties= affinity_domain= : the device's answers;
+     next chain=DOMAIN:N,...,end=ERROR : NEXT_PARTITIONABLE splits of the
+              device, then of its first sub-device, and so on: the domain
+              each used and the sub-devices it made, and the error of the
+              split that failed;
+     bound T after=STEP allowed=LIST : the CPUs worker T may run on after
+              steps 4 and 5 (what the driver bound it to).
    Needs POCL_AFFINITY=1 for the owner and home figures to mean anything.
 
    Usage: numa_probe [--mib MIB] [--subdevices N,M,...] [--by-node]
+                     [--domains]
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -143,6 +157,71 @@ node_of (int cpu)
   return cpu >= 0 && cpu < MAX_CPUS ? node_of_cpu[cpu] : -1;
 }
 
+/* The partition kinds of run_subdevices: "counts" judges by node.  */
+static const struct
+{
+  const char *kind;
+  cl_device_affinity_domain d;
+  int level; /* cache level, 0 for NUMA */
+} kinds[] = { { "numa", CL_DEVICE_AFFINITY_DOMAIN_NUMA, 0 },
+              { "l4", CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE, 4 },
+              { "l3", CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE, 3 },
+              { "l2", CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE, 2 },
+              { "l1", CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE, 1 } };
+#define NUM_KINDS (sizeof (kinds) / sizeof (kinds[0]))
+
+/* The level-`level` data or unified cache of cpu, named by the first CPU
+   of its shared_cpu_list in sysfs; -1 if sysfs shows none.  */
+static int
+cache_of (int cpu, int level)
+{
+  for (int i = 0; i < 16; ++i)
+    {
+      char path[160], type[32] = "";
+      int lvl = 0, first = -1;
+      snprintf (path, sizeof (path),
+                "/sys/devices/system/cpu/cpu%d/cache/index%d/level", cpu, i);
+      FILE *f = fopen (path, "r");
+      if (f == NULL)
+        return -1;
+      if (fscanf (f, "%d", &lvl) != 1)
+        lvl = 0;
+      fclose (f);
+      snprintf (path, sizeof (path),
+                "/sys/devices/system/cpu/cpu%d/cache/index%d/type", cpu, i);
+      if ((f = fopen (path, "r")) != NULL)
+        {
+          if (fscanf (f, "%31s", type) != 1)
+            type[0] = 0;
+          fclose (f);
+        }
+      if (lvl != level || strcmp (type, "Instruction") == 0)
+        continue;
+      snprintf (path, sizeof (path),
+                "/sys/devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list",
+                cpu, i);
+      if ((f = fopen (path, "r")) != NULL)
+        {
+          if (fscanf (f, "%d", &first) != 1)
+            first = -1;
+          fclose (f);
+        }
+      return first;
+    }
+  return -1;
+}
+
+/* The domain of cpu for a partition kind: its node for "counts" and
+   "numa", its cache for the others.  */
+static int
+domain_of (int cpu, const char *kind)
+{
+  for (size_t i = 0; i < NUM_KINDS; ++i)
+    if (kinds[i].level > 0 && strcmp (kind, kinds[i].kind) == 0)
+      return cache_of (cpu, kinds[i].level);
+  return node_of (cpu);
+}
+
 /* The CPU of our worker T (thread "pocl-cpu-T" allowed exactly one CPU),
    into cpu_of[T]; returns how many were found.  */
 static unsigned
@@ -185,6 +264,49 @@ read_workers (int *cpu_of, unsigned max)
   if (d)
     closedir (d);
   return found;
+}
+
+/* "bound T after=STEP allowed=LIST" for each of our workers: the CPUs
+   each may run on now.  */
+static void
+print_bound (const char *step)
+{
+  DIR *d = opendir ("/proc/self/task");
+  struct dirent *ent;
+  static char lines[MAX_CPUS][600];
+  unsigned max = 0;
+  while (d && (ent = readdir (d)) != NULL)
+    {
+      char path[512], line[512], comm[64] = "";
+      snprintf (path, sizeof (path), "/proc/self/task/%s/comm", ent->d_name);
+      FILE *f = fopen (path, "r");
+      if (f == NULL)
+        continue;
+      if (fgets (comm, sizeof (comm), f) == NULL)
+        comm[0] = 0;
+      fclose (f);
+      unsigned t;
+      if (sscanf (comm, "pocl-cpu-%u", &t) != 1 || t >= MAX_CPUS)
+        continue;
+      snprintf (path, sizeof (path), "/proc/self/task/%s/status", ent->d_name);
+      f = fopen (path, "r");
+      while (f && fgets (line, sizeof (line), f))
+        if (strncmp (line, "Cpus_allowed_list:", 18) == 0)
+          {
+            line[strcspn (line, "\n")] = 0;
+            snprintf (lines[t], sizeof (lines[t]),
+                      "bound %u after=%s "
+                      "allowed=%s",
+                      t, step, line + 18 + strspn (line + 18, " \t"));
+            max = t + 1 > max ? t + 1 : max;
+          }
+      if (f)
+        fclose (f);
+    }
+  if (d)
+    closedir (d);
+  for (unsigned t = 0; t < max; ++t)
+    printf ("%s\n", lines[t]);
 }
 
 /* The thread whose static block holds group g of n over t threads: the
@@ -335,12 +457,19 @@ run_subdevices (cltest_env *e, const cl_device_partition_property *props,
     {
       bufs_where (&sb[k], sq[k]);
       int cpus_seen[MAX_CPUS] = { 0 }, nodes_seen[256] = { 0 }, node = -1;
-      unsigned nodes = 0;
+      int domains_seen[MAX_CPUS] = { 0 };
+      unsigned nodes = 0, within = 0;
       for (size_t g = 0; g < sb[k].groups; ++g)
         {
           int c = (int)(sb[k].where[g] & 0xfff);
           if (c < MAX_CPUS)
             cpus_seen[c] = 1;
+          int dom = c < MAX_CPUS ? domain_of (c, kind) : -1;
+          if (dom >= 0 && dom < MAX_CPUS)
+            {
+              within += !domains_seen[dom];
+              domains_seen[dom] = 1;
+            }
           if (node_of (c) >= 0 && node_of (c) < 256)
             {
               nodes += !nodes_seen[node_of (c)];
@@ -352,6 +481,7 @@ run_subdevices (cltest_env *e, const cl_device_partition_property *props,
               cltest_compute_units (subs[k]));
       print_set ("nodes", nodes_seen, 256);
       print_set ("cpus", cpus_seen, MAX_CPUS);
+      printf (" within=%u", within);
       if (nodes == 1)
         {
           int *st = malloc (sb[k].groups * sizeof (int));
@@ -375,12 +505,45 @@ run_subdevices (cltest_env *e, const cl_device_partition_property *props,
   CL_OK (clReleaseContext (sctx));
 }
 
+/* "next chain=...": NEXT_PARTITIONABLE from dev down, each time on the
+   first sub-device, until a split fails.  */
+static void
+next_chain (cl_device_id dev)
+{
+  cl_device_partition_property props[]
+      = { CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
+          CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE, 0 };
+  cl_device_id made[MAX_CPUS];
+  unsigned depth = 0;
+  printf ("next chain=");
+  for (;;)
+    {
+      cl_device_id subs[MAX_SUBS];
+      cl_uint n = 0;
+      cl_int err = clCreateSubDevices (dev, props, MAX_SUBS, subs, &n);
+      if (err != CL_SUCCESS)
+        {
+          printf ("end=%d\n", err);
+          break;
+        }
+      cl_device_partition_property t[3] = { 0 };
+      CL_OK (clGetDeviceInfo (subs[0], CL_DEVICE_PARTITION_TYPE, sizeof (t), t,
+                              NULL));
+      printf ("0x%lx:%u,", (unsigned long)t[1], n);
+      for (cl_uint k = 1; k < n; ++k)
+        CL_OK (clReleaseDevice (subs[k]));
+      made[depth++] = dev = subs[0];
+    }
+  while (depth > 0)
+    CL_OK (clReleaseDevice (made[--depth]));
+}
+
 int
 main (int argc, char **argv)
 {
   size_t mib = 16;
   const char *subs_arg = NULL;
-  int by_node = 0;
+  int by_node = 0, domains = 0;
   for (int i = 1; i < argc; ++i)
     {
       if (!strcmp (argv[i], "--mib") && i + 1 < argc)
@@ -389,12 +552,14 @@ main (int argc, char **argv)
         subs_arg = argv[++i];
       else if (!strcmp (argv[i], "--by-node"))
         by_node = 1;
+      else if (!strcmp (argv[i], "--domains"))
+        domains = 1;
       else
         {
-          fprintf (
-              stderr,
-              "usage: %s [--mib MIB] [--subdevices N,M,...] [--by-node]\n",
-              argv[0]);
+          fprintf (stderr,
+                   "usage: %s [--mib MIB] [--subdevices N,M,...] [--by-node] "
+                   "[--domains]\n",
+                   argv[0]);
           return 2;
         }
     }
@@ -510,6 +675,32 @@ main (int argc, char **argv)
           = { CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
               CL_DEVICE_AFFINITY_DOMAIN_NUMA, 0 };
       run_subdevices (&e, props, "numa", groups, touch, &b);
+      print_bound ("by-node");
+    }
+  /* Step 5: every domain offered, and NEXT_PARTITIONABLE's chain.  */
+  if (domains)
+    {
+      cl_device_partition_property pp[8];
+      size_t size = 0;
+      cl_device_affinity_domain have = 0;
+      CL_OK (clGetDeviceInfo (e.dev, CL_DEVICE_PARTITION_PROPERTIES,
+                              sizeof (pp), pp, &size));
+      CL_OK (clGetDeviceInfo (e.dev, CL_DEVICE_PARTITION_AFFINITY_DOMAIN,
+                              sizeof (have), &have, NULL));
+      printf ("domains partition_properties=");
+      for (size_t i = 0; i < size / sizeof (pp[0]); ++i)
+        printf ("%s0x%lx", i ? "," : "", (unsigned long)pp[i]);
+      printf (" affinity_domain=0x%lx\n", (unsigned long)have);
+      /* NUMA was step 4's, if it ran.  */
+      for (size_t i = by_node ? 1 : 0; i < NUM_KINDS; ++i)
+        if (have & kinds[i].d)
+          {
+            cl_device_partition_property props[]
+                = { CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, kinds[i].d, 0 };
+            run_subdevices (&e, props, kinds[i].kind, groups, touch, &b);
+          }
+      print_bound ("domains");
+      next_chain (e.dev);
     }
 
   CL_OK (clReleaseKernel (touch));
