@@ -35,6 +35,11 @@
    Every move but the refill is a CAS from a value the mover saw not
    empty; the refill is a plain store.
 
+   Guests (wgd_launch_set_guests) are participants whose word is dealt
+   empty: their words follow the same table and invariants.  A guest's
+   `initial` is empty, which no word that is not empty equals, so a
+   guest's word is never taken over, only stolen from once refilled.
+
    The unclaimed count is kept lazily, so that claims from a thread's own
    block touch no shared line: each thread adds what it hands out to its
    own `pending` (a plain field beside its word, which only it accesses)
@@ -152,9 +157,23 @@ word_len (uint64_t w)
 }
 
 size_t
+wgd_launch_size_guests (unsigned num_threads, unsigned num_guests)
+{
+  return sizeof (wgd_launch)
+         + ((size_t)num_threads + num_guests) * sizeof (wgd_block);
+}
+
+size_t
 wgd_launch_size (unsigned num_threads)
 {
-  return sizeof (wgd_launch) + (size_t)num_threads * sizeof (wgd_block);
+  return wgd_launch_size_guests (num_threads, 0);
+}
+
+/* Threads and guests: every block word.  */
+static inline unsigned
+participants (const wgd_launch *l)
+{
+  return l->num_threads + l->num_guests;
 }
 
 /* Work-groups of units [ub, ue).  */
@@ -204,6 +223,7 @@ wgd_launch_init_units (wgd_launch *l, wgd_schedule schedule,
                  : num_groups / max_units + (num_groups % max_units != 0);
   l->num_units
       = (uint32_t)(num_groups / l->grain + (num_groups % l->grain != 0));
+  l->num_guests = 0;
   l->node_of = NULL;
   l->steal = true;
 
@@ -237,6 +257,21 @@ void
 wgd_launch_set_nodes (wgd_launch *l, const int *node_of)
 {
   l->node_of = node_of;
+}
+
+void
+wgd_launch_set_guests (wgd_launch *l, unsigned num_guests)
+{
+  l->num_guests = num_guests;
+  for (unsigned g = l->num_threads; g < participants (l); ++g)
+    {
+      /* Empty as dealt: never taken over, and refilled only by its guest
+         (W2).  relaxed: published with the launch.  */
+      l->blocks[g].initial = pack (0, 0);
+      l->blocks[g].pending = 0;
+      atomic_store_explicit (&l->blocks[g].word, pack (0, 0),
+                             memory_order_relaxed);
+    }
 }
 
 void
@@ -364,10 +399,12 @@ claim_own (wgd_launch *l, unsigned tid, wgd_range *out,
                    stats);
 }
 
+/* Guests have no node: they, and their words, are local to everybody.  */
 static inline bool
 same_node (const wgd_launch *l, unsigned a, unsigned b)
 {
-  return l->node_of == NULL || l->node_of[a] == l->node_of[b];
+  return l->node_of == NULL || a >= l->num_threads || b >= l->num_threads
+         || l->node_of[a] == l->node_of[b];
 }
 
 /* Looks at the blocks of the threads on (local) or off (!local) tid's
@@ -380,7 +417,8 @@ static bool
 take_from_others (wgd_launch *l, unsigned tid, bool local, uint32_t *b,
                   uint32_t *e, unsigned *victim, bool *whole)
 {
-  const unsigned nt = l->num_threads;
+  /* Guests' words too: what a guest refilled must stay stealable.  */
+  const unsigned nt = participants (l);
   for (;;)
     {
       unsigned best = nt;
@@ -517,7 +555,7 @@ claim_static (wgd_launch *l, unsigned tid, wgd_range *out,
               wgd_thread_stats *stats)
 {
   out->last = false;
-  if (tid >= l->num_threads)
+  if (tid >= participants (l))
     return false;
   if (claim_own (l, tid, out, stats))
     return true;
@@ -573,7 +611,7 @@ static bool
 has_work_static (const wgd_launch *l, unsigned tid)
 {
   /* relaxed: a hint (see the header); the block may change at once.  */
-  return tid < l->num_threads
+  return tid < participants (l)
          && word_len (atomic_load_explicit (&l->blocks[tid].word,
                                             memory_order_relaxed))
                 > 0;

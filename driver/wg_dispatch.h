@@ -32,11 +32,22 @@
    runs dry), so it may stay above the truth a little longer; it is never
    below it.
 
+   Guests: a launch may also have participants beyond the (sub)device's
+   threads (wgd_launch_set_guests), for threads that are not the device's,
+   such as an application thread waiting for the launch.  A guest owns a
+   block word that starts empty, so it never has work of its own: like a
+   thread whose block ran dry, it takes over unstarted blocks and steals
+   back halves, and what it keeps in its word may be stolen back.  Its
+   word is never taken over (it never equals its `initial` while not
+   empty).  Guests have no NUMA node: they and their words count as local
+   to everybody.  Under guided a guest claims chunks like any thread.
+
    Operations (who calls them, and when):
 
      wgd_launch_init*      the thread preparing a launch, before publishing
      wgd_launch_set_nodes  the same, optional
      wgd_launch_set_stealing  the same, optional (tests and measurements)
+     wgd_launch_set_guests the same, optional
      wgd_claim             any thread of the launch, any number of times
      wgd_finish            each thread that ran work-groups, once, at the end
      wgd_unclaimed         anybody, any time: a hint
@@ -121,7 +132,8 @@ extern "C"
 
     alignas (WGD_CACHELINE) uint64_t num_groups;
     wgd_schedule schedule;
-    unsigned num_threads;    /* threads of the (sub)device: blocks */
+    unsigned num_threads;    /* threads of the (sub)device: dealt blocks */
+    unsigned num_guests;     /* further participants, blocks dealt empty */
     unsigned guided_threads; /* n of the guided rule: the whole pool */
     /* Static: blocks are dealt in units of `grain` consecutive work-groups,
        so that unit indices fit the 32-bit halves of a block word.  grain is 1
@@ -149,6 +161,9 @@ extern "C"
      num_threads threads.  */
   size_t wgd_launch_size (unsigned num_threads);
 
+  /* The same, with room for num_guests guests (wgd_launch_set_guests).  */
+  size_t wgd_launch_size_guests (unsigned num_threads, unsigned num_guests);
+
   /* Prepares a launch of num_groups work-groups over num_threads threads.
      guided_threads is the n of the guided rule (ignored by static).  Must be
      published to the other threads with release/acquire ordering (a lock or
@@ -173,7 +188,15 @@ extern "C"
      publishing the launch.  No effect on guided.  */
   void wgd_launch_set_stealing (wgd_launch *l, bool steal);
 
-  /* Claims the next work-groups for thread tid (0 <= tid < num_threads).
+  /* Gives the launch num_guests guests, participants num_threads to
+     num_threads + num_guests - 1 whose blocks start empty (see "Guests"
+     above); the launch must have been allocated with
+     wgd_launch_size_guests.  Call after init and before publishing the
+     launch.  */
+  void wgd_launch_set_guests (wgd_launch *l, unsigned num_guests);
+
+  /* Claims the next work-groups for participant tid: a thread
+     (0 <= tid < num_threads) or a guest (up to num_threads + num_guests).
      Returns false when every work-group has been handed out, as far as this
      thread can see; the caller then leaves the launch.  Sets out->last on
      every return (see wgd_range).  stats may be NULL.  */

@@ -66,6 +66,7 @@ typedef struct
   unsigned seed;
   unsigned flat_ns; /* cost of a work-group with COST_FLAT; 0: 200 ns */
   int two_nodes;    /* threads split over two NUMA nodes */
+  unsigned guests;  /* participants beyond the threads (blocks empty) */
 } run_config;
 
 typedef struct
@@ -117,6 +118,8 @@ spin_ns (unsigned ns)
    machine every sched_yield may cost a whole time slice, so a launch of a
    million work-groups would otherwise take minutes.  */
 #define YIELDS_PER_LAUNCH 400
+/* At most this many guests in a launch of the matrix.  */
+#define MAX_GUESTS 2
 static _Thread_local uint32_t yield_rng;
 static _Thread_local unsigned yields_left;
 
@@ -183,9 +186,9 @@ worker (void *p)
 }
 
 static wgd_launch *
-new_launch (unsigned threads)
+new_launch (unsigned threads, unsigned guests)
 {
-  size_t bytes = wgd_launch_size (threads);
+  size_t bytes = wgd_launch_size_guests (threads, guests);
   bytes = (bytes + WGD_CACHELINE - 1) / WGD_CACHELINE * WGD_CACHELINE;
   wgd_launch *l = aligned_alloc (WGD_CACHELINE, bytes);
   if (l == NULL)
@@ -204,9 +207,13 @@ run_one (const run_config *cfg)
   shared_run s;
   memset (&s, 0, sizeof (s));
   s.cfg = cfg;
-  s.launch = new_launch (cfg->threads);
+  s.launch = new_launch (cfg->threads, cfg->guests);
   wgd_launch_init (s.launch, cfg->schedule, cfg->groups, cfg->threads,
                    cfg->threads);
+  if (cfg->guests > 0)
+    wgd_launch_set_guests (s.launch, cfg->guests);
+  /* Threads, then guests: each claims as participant tid.  */
+  const unsigned np = cfg->threads + cfg->guests;
   int nodes[64];
   for (unsigned t = 0; t < cfg->threads; ++t)
     nodes[t] = t < (cfg->threads + 1) / 2 ? 0 : 1;
@@ -214,10 +221,10 @@ run_one (const run_config *cfg)
     wgd_launch_set_nodes (s.launch, nodes);
   s.seen = calloc (cfg->groups ? cfg->groups : 1, 1);
 
-  pthread_t th[64];
-  thread_arg args[64];
+  pthread_t th[64 + MAX_GUESTS];
+  thread_arg args[64 + MAX_GUESTS];
   memset (args, 0, sizeof (args));
-  for (unsigned t = 0; t < cfg->threads; ++t)
+  for (unsigned t = 0; t < np; ++t)
     {
       args[t].s = &s;
       args[t].tid = t;
@@ -227,10 +234,10 @@ run_one (const run_config *cfg)
           exit (2);
         }
     }
-  while (atomic_load (&s.started) < cfg->threads)
+  while (atomic_load (&s.started) < np)
     sched_yield ();
   atomic_store (&s.go, 1);
-  for (unsigned t = 0; t < cfg->threads; ++t)
+  for (unsigned t = 0; t < np; ++t)
     pthread_join (th[t], NULL);
 
   uint64_t bad = 0, first_bad = 0, total = 0, home = 0, stat_groups = 0;
@@ -238,7 +245,7 @@ run_one (const run_config *cfg)
   for (uint64_t g = 0; g < cfg->groups; ++g)
     if (s.seen[g] != 1 && bad++ == 0)
       first_bad = g;
-  for (unsigned t = 0; t < cfg->threads; ++t)
+  for (unsigned t = 0; t < np; ++t)
     {
       total += args[t].ran;
       home += args[t].ran_home;
@@ -296,6 +303,7 @@ exactly_once_matrix (int quick)
         for (unsigned i = 0; i < n; ++i)
           {
             uint64_t G = sizes[i];
+            /* Guests (0 to MAX_GUESTS) on every other launch.  */
             run_config cfg = { (wgd_schedule)sc,
                                T,
                                G,
@@ -303,7 +311,8 @@ exactly_once_matrix (int quick)
                                (i % 2) ? DELAY_RANDOM : DELAY_NONE,
                                i * 31 + T,
                                0,
-                               (int)(i % 3 == 1) };
+                               (int)(i % 3 == 1),
+                               (i + T) % 2 ? (i + T) % (MAX_GUESTS + 1) : 0 };
             run_one (&cfg);
             ++runs;
           }
@@ -323,8 +332,9 @@ static_locality (void)
   unsigned T = cores >= 4 ? 4 : (cores >= 2 ? 2 : 1);
   void (*saved) (wgd_launch *, wgd_yield_point, unsigned) = wgd_yield_hook;
   wgd_yield_hook = NULL;
-  run_config cfg = { WGD_SCHED_STATIC, T,   20000ull * T, COST_FLAT,
-                     DELAY_NONE,       17u, 5000,         0 };
+  run_config cfg = {
+    WGD_SCHED_STATIC, T, 20000ull * T, COST_FLAT, DELAY_NONE, 17u, 5000, 0, 0
+  };
   double f = run_one (&cfg);
   wgd_yield_hook = saved;
   printf ("static locality, %u threads, balanced: %.4f on home thread "
@@ -366,7 +376,7 @@ static_late_thread (void)
 {
   const unsigned T = 8, L = 5;
   const uint64_t G = 8000;
-  wgd_launch *l = new_launch (T);
+  wgd_launch *l = new_launch (T, 0);
   wgd_launch_init (l, WGD_SCHED_STATIC, G, T, T);
   _Atomic int finished = 0;
   _Atomic unsigned finishers = 0;
@@ -440,7 +450,7 @@ by_begin (const void *x, const void *y)
 static void
 tiling (uint64_t G, unsigned T, uint32_t max_units)
 {
-  wgd_launch *l = new_launch (T);
+  wgd_launch *l = new_launch (T, 0);
   wgd_launch_init_units (l, WGD_SCHED_STATIC, G, T, T, max_units);
   pthread_t th[64];
   tile_arg args[64];
@@ -490,7 +500,7 @@ guided_chunk_rule (void)
 {
   /* n = 4: 1000 groups are <= 256 n^2 = 4096, so limit = 32 n = 128;
      ceil (1000 / 4) = 250, so the first chunk is 128.  */
-  wgd_launch *l = new_launch (4);
+  wgd_launch *l = new_launch (4, 0);
   wgd_launch_init (l, WGD_SCHED_GUIDED, 1000, 4, 4);
   wgd_range r;
   CHECK (wgd_claim (l, 0, &r, NULL) && r.begin == 0 && r.end == 128,
@@ -499,13 +509,13 @@ guided_chunk_rule (void)
   free (l);
   /* n = 2, 5000 groups > 256 n^2 = 1024: limit 512, ceil (5000 / 2) =
      2500: chunk 512.  Then 4488 left, chunk 512 again.  */
-  l = new_launch (2);
+  l = new_launch (2, 0);
   wgd_launch_init (l, WGD_SCHED_GUIDED, 5000, 2, 2);
   CHECK (wgd_claim (l, 0, &r, NULL) && r.end - r.begin == 512,
          "guided chunk %" PRIu64 ", want 512", r.end - r.begin);
   free (l);
   /* n = 8, 5 groups: ceil (5 / 8) = 1 per claim.  */
-  l = new_launch (8);
+  l = new_launch (8, 0);
   wgd_launch_init (l, WGD_SCHED_GUIDED, 5, 8, 8);
   CHECK (wgd_claim (l, 3, &r, NULL) && r.begin == 0 && r.end == 1,
          "guided small chunk [%" PRIu64 ", %" PRIu64 ")", r.begin, r.end);
@@ -516,7 +526,7 @@ static void
 static_split (void)
 {
   /* 10 groups over 4 threads: blocks 3, 3, 2, 2.  */
-  wgd_launch *l = new_launch (4);
+  wgd_launch *l = new_launch (4, 0);
   wgd_launch_init (l, WGD_SCHED_STATIC, 10, 4, 4);
   static const unsigned home[10] = { 0, 0, 0, 1, 1, 1, 2, 2, 3, 3 };
   for (unsigned g = 0; g < 10; ++g)
@@ -544,7 +554,7 @@ node_preference (void)
   static const int nodes[4] = { 0, 0, 1, 1 };
   for (int with_nodes = 1; with_nodes >= 0; --with_nodes)
     {
-      wgd_launch *l = new_launch (4);
+      wgd_launch *l = new_launch (4, 0);
       wgd_launch_init (l, WGD_SCHED_STATIC, 400, 4, 4);
       if (with_nodes)
         wgd_launch_set_nodes (l, nodes);
@@ -584,7 +594,7 @@ huge_default_grain (void)
 {
   const uint64_t G = (1ull << 32) + 12345;
   const unsigned T = 16;
-  wgd_launch *l = new_launch (T);
+  wgd_launch *l = new_launch (T, 0);
   wgd_launch_init (l, WGD_SCHED_STATIC, G, T, T);
   CHECK (l->grain == 2 && l->num_units == G / 2 + 1,
          "G=2^32+12345: grain %" PRIu64 ", %u units (want 2, %" PRIu64 ")",

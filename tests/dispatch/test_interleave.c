@@ -31,6 +31,7 @@ typedef struct
 {
   wgd_launch *l;
   unsigned T;
+  unsigned P; /* participants: the T threads, then the guests */
   uint64_t G;
   unsigned char *seen; /* times each work-group was handed out */
   wgd_thread_stats st[MAX_T];
@@ -38,11 +39,14 @@ typedef struct
   uint64_t handed;
 } script;
 
+/* A launch of G work-groups over T threads and `guests` guests
+   (participants T to T + guests - 1).  */
 static void
-script_open (script *s, wgd_schedule sched, unsigned T, uint64_t G)
+script_open_guests (script *s, wgd_schedule sched, unsigned T, unsigned guests,
+                    uint64_t G)
 {
   memset (s, 0, sizeof (*s));
-  size_t bytes = wgd_launch_size (T);
+  size_t bytes = wgd_launch_size_guests (T, guests);
   bytes = (bytes + WGD_CACHELINE - 1) / WGD_CACHELINE * WGD_CACHELINE;
   s->l = aligned_alloc (WGD_CACHELINE, bytes);
   s->seen = calloc (G ? G : 1, 1);
@@ -52,8 +56,17 @@ script_open (script *s, wgd_schedule sched, unsigned T, uint64_t G)
       exit (2);
     }
   wgd_launch_init (s->l, sched, G, T, T);
+  if (guests > 0)
+    wgd_launch_set_guests (s->l, guests);
   s->T = T;
+  s->P = T + guests;
   s->G = G;
+}
+
+static void
+script_open (script *s, wgd_schedule sched, unsigned T, uint64_t G)
+{
+  script_open_guests (s, sched, T, 0, G);
 }
 
 /* Thread tid claims once; returns false if it found nothing.  */
@@ -78,7 +91,7 @@ static uint64_t
 sum (const script *s, size_t field_offset)
 {
   uint64_t t = 0;
-  for (unsigned i = 0; i < s->T; ++i)
+  for (unsigned i = 0; i < s->P; ++i)
     t += *(const uint64_t *)((const char *)&s->st[i] + field_offset);
   return t;
 }
@@ -569,6 +582,87 @@ has_work (void)
   script_close (&s, "has_work guided");
 }
 
+/* A guest (an application thread waiting for the launch) arrives first
+   at a launch of one work-group: it takes the only block over whole and
+   its claim is the last; the threads then find nothing.  */
+static void
+guest_takes_small_launch (void)
+{
+  script s;
+  script_open_guests (&s, WGD_SCHED_STATIC, 2, 1, 1);
+  wgd_range r;
+  bool got = claim (&s, 2, &r);
+  CHECK (got && r.begin == 0 && r.end == 1 && r.last,
+         "guest, 1 group: got %d [%" PRIu64 ", %" PRIu64 ") last %d", got,
+         r.begin, r.end, r.last);
+  CHECK (s.st[2].takeovers == 1 && s.st[2].home_groups == 0,
+         "guest, 1 group: %" PRIu64 " takeovers, %" PRIu64 " at home",
+         s.st[2].takeovers, s.st[2].home_groups);
+  CHECK (!wgd_thread_has_work (s.l, 2), "a guest has work of its own");
+  CHECK (!claim (&s, 0, NULL) && !claim (&s, 1, NULL),
+         "guest, 1 group: a thread found work after the guest took it");
+  script_close (&s, "guest, 1 group");
+  printf ("a guest first at a launch of one work-group: takes it over, its "
+          "claim is the last\n");
+}
+
+/* A guest takes over an unstarted block and keeps the rest in its word;
+   the block's owner, finding its word emptied, steals the back half back
+   from the guest.  T = 2, G = 8: blocks [0, 4) and [4, 8).  */
+static void
+steal_back_from_guest (void)
+{
+  script s;
+  script_open_guests (&s, WGD_SCHED_STATIC, 2, 1, 8);
+  wgd_range r;
+  claim (&s, 0, &r); /* thread 0 starts its block: [1, 4) left */
+  /* The guest looks at block 0 (started), then block 1 (unstarted): takes
+     it over, runs 4, keeps [5, 8).  */
+  CHECK (claim (&s, 2, &r) && r.begin == 4 && s.st[2].takeovers == 1,
+         "guest: first range [%" PRIu64 ", %" PRIu64 "), %" PRIu64
+         " takeovers; want 4 and 1",
+         r.begin, r.end, s.st[2].takeovers);
+  /* Thread 1's word is empty: it steals the back half of the fullest word,
+     the guest's [5, 8) (block 0's [1, 4) is as full but comes later from
+     thread 1): runs 6, keeps [7, 8).  */
+  CHECK (claim (&s, 1, &r) && r.begin == 6 && s.st[1].steals == 1,
+         "thread 1 after the guest: [%" PRIu64 ", %" PRIu64 "), %" PRIu64
+         " steals; want 6 and 1",
+         r.begin, r.end, s.st[1].steals);
+  unsigned order[3] = { 0, 1, 2 };
+  run_rounds (&s, order, 3);
+  script_close (&s, "steal back from a guest");
+  printf ("a guest's refilled word is stolen back from like any other\n");
+}
+
+/* Guests have no node: a thief looks at their words on its first pass,
+   before blocks of other nodes.  T = 4 on nodes 0 0 1 1, G = 8: blocks
+   [0, 2) [2, 4) [4, 6) [6, 8); the guest takes block 0 over and keeps
+   [1, 2); threads 2 and 3 run their own blocks; thread 2 then steals the
+   guest's unit, not node 0's block 1, and the steal is not remote.  */
+static void
+guest_is_local (void)
+{
+  static const int nodes[4] = { 0, 0, 1, 1 };
+  script s;
+  script_open_guests (&s, WGD_SCHED_STATIC, 4, 1, 8);
+  wgd_launch_set_nodes (s.l, nodes);
+  wgd_range r;
+  CHECK (claim (&s, 4, &r) && r.begin == 0 && s.st[4].takeovers == 1,
+         "guest on 2 nodes: first range at %" PRIu64 ", want 0", r.begin);
+  drain_own (&s, 2);
+  drain_own (&s, 3);
+  CHECK (claim (&s, 2, &r) && r.begin == 1 && s.st[2].steals == 1
+             && s.st[2].remote == 0,
+         "thread 2 on node 1: [%" PRIu64 ", %" PRIu64 "), %" PRIu64
+         " steals, %" PRIu64 " remote; want 1, 1, 0",
+         r.begin, r.end, s.st[2].steals, s.st[2].remote);
+  unsigned order[5] = { 0, 1, 2, 3, 4 };
+  run_rounds (&s, order, 5);
+  script_close (&s, "guest on 2 nodes");
+  printf ("a guest's word is local to every node\n");
+}
+
 int
 main (void)
 {
@@ -583,5 +677,8 @@ main (void)
   second_thief_during_refill ();
   guided_race ();
   has_work ();
+  guest_takes_small_launch ();
+  steal_back_from_guest ();
+  guest_is_local ();
   return check_finish ("interleave");
 }

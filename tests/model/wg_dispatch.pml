@@ -16,7 +16,11 @@
    thief's stale read to span two claims of the owner, and refilled words
    of 2 or more for steals from thieves); NODES NUMA nodes
    (1, or 2: thread t on node t * NODES / NT, so with 3 threads 0 and 1
-   share node 0); LAUNCHER, the thread that prepared the launch (0).
+   share node 0); LAUNCHER, the thread that prepared the launch (0);
+   GUESTS (0 or 1), participants after the threads whose block is dealt
+   empty (wgd_launch_set_guests: an application thread waiting for the
+   launch), on no node (local to everybody), which join like any thread
+   that did not launch: any time, or never.
 
    Checked (tests/model/run_spin.sh), for every interleaving:
    - W1 and W5 (conservation): at every step that changes a word, a
@@ -75,7 +79,8 @@
      the model takes a step that changes nothing;
    - sizes beyond the configurations above.
 
-   Build: spin -a -DNT=3 -DG=6 [-DNODES=2] [-DLAUNCHER=2] wg_dispatch.pml
+   Build: spin -a -DNT=3 -DG=6 [-DNODES=2] [-DLAUNCHER=2] [-DGUESTS=1]
+   wg_dispatch.pml
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -91,20 +96,28 @@
 #ifndef LAUNCHER
 #define LAUNCHER 0
 #endif
+#ifndef GUESTS
+#define GUESTS 0
+#endif
+/* Participants: threads, then guests; every one owns a block word.  */
+#define NP (NT + GUESTS)
 
 /* The pass a thread looks in: 0 its own node, 1 the others.  With one node
-   there is only pass 0 and it sees every other thread (node_of == NULL).  */
+   there is only pass 0 and it sees every other thread (node_of == NULL).
+   Guests, and their words, are local to everybody (same_node).  */
 #define NODE(t) ((t) * NODES / NT)
-#define IN_PASS(me, v, pass) ((NODE (me) == NODE (v)) == (pass == 0))
+#define LOCAL(a, b) ((a) >= NT || (b) >= NT || NODE (a) == NODE (b))
+#define IN_PASS(me, v, pass) (LOCAL (me, v) == (pass == 0))
 
 /* The block of thread t as dealt (`initial`): the first G % NT blocks get
-   one more (block_start).  Constants, so that reading them costs no
-   interleaving.  */
-#define IB(t) (G / NT * (t) + ((t) < G % NT -> (t) : G % NT))
-#define IE(t) IB ((t) + 1)
+   one more (block_start); a guest's is empty.  Constants, so that reading
+   them costs no interleaving.  */
+#define TB(t) (G / NT * (t) + ((t) < G % NT -> (t) : G % NT))
+#define IB(t) ((t) < NT -> TB (t) : 0)
+#define IE(t) ((t) < NT -> TB ((t) + 1) : 0)
 
-byte wb[NT];   /* block word: begin */
-byte we[NT];   /*             end */
+byte wb[NP];   /* block word: begin */
+byte we[NP];   /*             end */
 byte ran[G + 1]; /* + 1: Spin has no empty arrays */
 
 byte unclaimed = G;
@@ -114,27 +127,27 @@ byte finished;
 byte finishers;  /* wgd_finish calls that returned true */
 
 /* Each thread's `pending`: handed out, not yet subtracted (W5).  */
-byte pending[NT];
+byte pending[NP];
 /* Ghost: units thread t removed from a word and has not handed out or
    stored into its own word yet (a thief between its CAS and its
    refill). */
-byte held[NT];
+byte held[NP];
 /* Scratch for loops in d_step; hidden: not part of the state.  Only in
    d_step: inside an atomic sequence pan backtracks through intermediate
    states, where a hidden variable would keep a later value.  */
 hidden byte x;
 
-/* Units in words and in hands, and pending counts, all threads
-   (NT <= 3).  */
+/* Units in words and in hands, and pending counts, all participants
+   (NP <= 3).  */
 #define LEN(t) (we[t] > wb[t] -> we[t] - wb[t] : 0)
-#if NT == 2
+#if NP == 2
 #define LEFT (LEN (0) + LEN (1) + held[0] + held[1])
 #define PENDING (pending[0] + pending[1])
-#elif NT == 3
+#elif NP == 3
 #define LEFT (LEN (0) + LEN (1) + LEN (2) + held[0] + held[1] + held[2])
 #define PENDING (pending[0] + pending[1] + pending[2])
 #else
-#error "NT is 2 or 3"
+#error "NT + GUESTS is 2 or 3"
 #endif
 
 /* W1 and W5: unclaimed == words + hands + pending; at every step that
@@ -221,13 +234,13 @@ own_empty:
      `initial`, so load and CAS folded into one step have the same
      outcomes. */
 scan:
-  best = NT; i = 1;
+  best = NP; i = 1;
   do
-  :: i < NT ->
+  :: i < NP ->
      if
-     :: IN_PASS (tid, (tid + i) % NT, pass) ->
+     :: IN_PASS (tid, (tid + i) % NP, pass) ->
         atomic {
-          v = (tid + i) % NT;
+          v = (tid + i) % NP;
           if
           :: (IE (v) > IB (v) && wb[v] == IB (v) && we[v] == IE (v)) ->
              /* unstarted -> empty: a takeover */
@@ -237,7 +250,7 @@ scan:
              check_conservation ();
              goto got
           :: (we[v] > wb[v]
-              && we[v] - wb[v] > (best == NT -> 0 : be - bb)) ->
+              && we[v] - wb[v] > (best == NP -> 0 : be - bb)) ->
              best = v; bb = wb[v]; be = we[v]
           :: else -> skip
           fi;
@@ -249,7 +262,7 @@ scan:
   :: else -> i = 0; break
   od;
   if
-  :: best == NT ->
+  :: best == NP ->
      /* every block of this pass looked empty */
      if
      :: (pass == 0 && NODES > 1) -> pass = 1; best = 0; goto scan
@@ -355,7 +368,7 @@ init
   atomic {
     t = 0;
     do
-    :: t < NT ->
+    :: t < NP ->
        wb[t] = IB (t); we[t] = IE (t);
        run worker (t);
        t++
