@@ -334,6 +334,63 @@ class Bench:
                      "set ylabel 'microseconds per launch'\nset key left top\nset grid\n"
                      "plot " + ", ".join(plots) + "\n")
 
+    # --- 1b. where a small launch's time goes ---------------------------
+
+    BREAKDOWN_STEPS = ["api", "submit", "handoff", "setup", "groups", "complete", "wake",
+                       "total", "enqueue"]
+
+    def launch_breakdown(self):
+        sizes = [1, 4, 64]
+        n = 100 if self.smoke else 2000
+        self.md.append("## 1b. Where a small launch's time goes\n")
+        self.md.append(
+            "`cl_breakdown`: a trivial kernel of G work-groups of 64 work-items launched %d times, "
+            "each waited for with clFinish, on a profiling queue; every launch is cut by the host's "
+            "clock (t0 before clEnqueueNDRangeKernel, t2 when clFinish returns), PoCL's profiling "
+            "stamps (QUEUED, SUBMIT, START, END) and the kernel's own TSC readings (first work-group "
+            "begins, last one ends). Medians in microseconds, then the median over rounds. `api` = "
+            "t0 -> QUEUED (the API call and the command, PoCL's), `submit` = QUEUED -> SUBMIT (the "
+            "queue, PoCL's), `handoff` = SUBMIT -> START (the driver gives the command to a thread), "
+            "`setup` = START -> first work-group (the driver's launch set-up), `groups` = the "
+            "work-groups, `complete` = last work-group -> END (the driver notices the end), `wake` = "
+            "END -> clFinish returns (PoCL's event completion and the driver's wake-up of the host), "
+            "`total` = t0 -> t2; `enqueue` = how long clEnqueueNDRangeKernel itself took (it overlaps "
+            "the steps after it). `marker` = clEnqueueMarkerWithWaitList + clFinish, PoCL's floor for "
+            "a command waited for (no work-groups). Profiling itself costs a little, so `total` is "
+            "above section 1's figure.\n" % n)
+        variants = ["static", "stock"]
+        rows = []
+        csv_rows = []
+        for t in self.threads:
+            cases = [(v, g) for v in variants for g in sizes] + [(v, "marker") for v in variants]
+
+            def measure(case):
+                v, g = case
+                cmd = [self.tool("cl_breakdown"), "--launches", str(n)]
+                cmd += ["--marker"] if g == "marker" else ["--groups", str(g)]
+                out = self.run(cmd, self.pocl_env(v, t))
+                return {s: (None if re.search(r"\b%s_us=na" % s, out) else self.field(out, s + "_us"))
+                        for s in self.BREAKDOWN_STEPS}
+
+            got = {c: [] for c in cases}
+            for _ in range(self.rounds):
+                for c in cases:
+                    got[c].append(measure(c))
+            for c in cases:
+                v, g = c
+                med = {}
+                for s in self.BREAKDOWN_STEPS:
+                    vals = [r[s] for r in got[c] if r[s] is not None]
+                    med[s] = statistics.median(vals) if vals else None
+                name = {"static": "ours (static)", "stock": "stock PoCL %s" % self.main_version}[v]
+                rows.append([t, name, g] + ["-" if med[s] is None else "%.2f" % med[s]
+                                            for s in self.BREAKDOWN_STEPS])
+                csv_rows.append([t, v, g] + ["" if med[s] is None else "%.3f" % med[s]
+                                             for s in self.BREAKDOWN_STEPS])
+        self.table(["threads", "variant", "work-groups"] + self.BREAKDOWN_STEPS, rows)
+        self.write_csv("breakdown.csv", ["threads", "variant", "groups"] + self.BREAKDOWN_STEPS,
+                       csv_rows)
+
     # --- 2. uneven work -------------------------------------------------
 
     def uneven(self):
@@ -623,7 +680,7 @@ class Bench:
         self.launches = 20 if self.smoke else 100
         self.batches = 5 if self.smoke else 30
         self.machine()
-        for part in (self.launch_cost, self.uneven, self.locality, self.bandwidth, self.dispatch,
+        for part in (self.launch_cost, self.launch_breakdown, self.uneven, self.locality, self.bandwidth, self.dispatch,
                      self.simulated, self.numa_guest):
             t0 = time.time()
             part()
