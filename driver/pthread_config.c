@@ -78,6 +78,24 @@ const pts_setting pts_settings[] = {
         "spinning off. Other values: one warning, the default is used.",
   },
   {
+      .name = "POCL_PTHREAD_HOST_GROUPS",
+      .kind = PTS_SETTING_UINT,
+      .def = PTS_HOST_GROUPS_DEFAULT,
+      .max = PTS_HOST_GROUPS_MAX,
+      .accepted = PTS_UINT_ACCEPTED (PTS_HOST_GROUPS_MAX),
+      .field = PTS_FIELD (unsigned, host_groups),
+      .meaning
+      = "An application thread waiting in `clFinish` or `clWaitForEvents` "
+        "runs work-groups of the launches it waits for that have at most "
+        "this many work-groups, next to the workers: a launch of one "
+        "work-group then needs no worker and no wake-up. Larger launches are "
+        "left to the workers, so their static blocks stay where the "
+        "placement put them. Only on a thread whose own stack has room for "
+        "a kernel (as much as a worker's); the thread's floating-point "
+        "environment is restored afterwards. `0` turns it off. Other "
+        "values: one warning, the default is used.",
+  },
+  {
       .name = "POCL_PTHREAD_STATS",
       .kind = PTS_SETTING_SWITCH,
       .def = 0,

@@ -39,11 +39,17 @@ typedef struct
      each thread runs exactly its own block (no takeovers, no steals); for
      tests and measurements.  */
   bool steal;
+  /* POCL_PTHREAD_HOST_GROUPS: application threads waiting in clFinish or
+     clWaitForEvents run work-groups of launches of at most this many
+     work-groups (pthread_host.h); 0 turns it off.  */
+  unsigned host_groups;
 } pts_config;
 
 /* Plain numbers: the settings table writes them into its texts.  */
 #define PTS_SPIN_US_DEFAULT 50
 #define PTS_SPIN_US_MAX 100000
+#define PTS_HOST_GROUPS_DEFAULT 64
+#define PTS_HOST_GROUPS_MAX 100000
 
 /* How a setting's value is parsed, and the type of its field.  */
 typedef enum

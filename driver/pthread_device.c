@@ -24,6 +24,7 @@ GEN_PROTOTYPES (basic)
 
 #include "pthread_compat.h"
 #include "pthread_config.h"
+#include "pthread_host.h"
 #include "pthread_pool.h"
 #include "pthread_spin.h"
 #include "pthread_stats.h"
@@ -116,6 +117,35 @@ pocl_pthread_get_affinity_domains (cl_device_id device,
   return CL_DEVICE_PARTITION_FAILED;
 }
 
+/* ops->build_hash: PoCL's, marked when kernels are compiled with the
+   division sanitizer (pthread_host.h), so that the kernel cache never
+   hands a kernel compiled without it to a device that relies on it.  */
+char *
+pocl_pthread_build_hash (cl_device_id device)
+{
+  char *hash = pocl_cpu_build_hash (device);
+  if (hash != NULL && device->run_sanitize_divrem_pass)
+    {
+      size_t n = strlen (hash);
+      char *more = realloc (hash, n + sizeof ("-divrem"));
+      if (more != NULL)
+        {
+          memcpy (more + n, "-divrem", sizeof ("-divrem"));
+          hash = more;
+        }
+    }
+  return hash;
+}
+
+/* The stack a work-group may use: what the workers leave a kernel, and
+   what an application thread must have free to run one (pthread_host.h).
+ */
+static size_t
+kernel_stack_size (void)
+{
+  return workers.stack_size / 4 * 3;
+}
+
 static cl_int
 pool_acquire (cl_device_id device)
 {
@@ -188,6 +218,7 @@ pocl_pthread_init_device_ops (struct pocl_device_ops *ops)
   ops->init_queue = pocl_pthread_init_queue;
   ops->free_queue = pocl_pthread_free_queue;
   ops->get_affinity_domains = pocl_pthread_get_affinity_domains;
+  ops->build_hash = pocl_pthread_build_hash;
 }
 
 unsigned int
@@ -252,8 +283,13 @@ pocl_pthread_init (unsigned j, cl_device_id device, const char *parameters)
     device->num_partition_properties--;
 #ifdef HOST_CPU_ENABLE_STACK_SIZE_CHECK
   /* Leave a quarter of the worker's stack to the driver itself.  */
-  device->work_group_stack_size = workers.stack_size / 4 * 3;
+  device->work_group_stack_size = kernel_stack_size ();
 #endif
+  /* Application threads may run work-groups: integer division by zero
+     must not trap on them, where PoCL's SIGFPE handler does not apply
+     (pthread_host.h).  */
+  if (config.host_groups > 0)
+    device->run_sanitize_divrem_pass = CL_TRUE;
   device->data = &workers;
   device->available = &device_available;
   return CL_SUCCESS;
@@ -326,6 +362,9 @@ pocl_pthread_join (cl_device_id device, cl_command_queue cq)
 {
   (void)device;
   waitable *wq = cq->data;
+  /* Run what we can of it ourselves first (pthread_host.h).  */
+  while (pt_host_help (&workers, kernel_stack_size (), cq, NULL))
+    ;
   POCL_LOCK_OBJ (cq);
   if (cq->command_count > 0)
     waitable_spin (wq, &cq->pocl_lock);
@@ -403,6 +442,8 @@ pocl_pthread_wait_event (cl_device_id device, cl_event event)
 {
   (void)device;
   waitable *we = event->data;
+  while (pt_host_help (&workers, kernel_stack_size (), NULL, event))
+    ;
   POCL_LOCK_OBJ (event);
   if (event->status > CL_COMPLETE)
     waitable_spin (we, &event->pocl_lock);

@@ -132,6 +132,15 @@ typedef struct
 
   /* Non-zero if a work-group reported failure (PoCL's execution_failed). */
   _Atomic unsigned execution_failed;
+
+  /* Bit i set: guest i of the dispatcher (participant num_threads + i) is
+     taken by an application thread (pt_launch_host_join).  */
+  _Atomic unsigned guests_taken;
+
+  /* Whether the launch was put in the pool's list: one that an
+     application thread claimed whole before publishing never is, and has
+     nothing to retire.  Written before publishing, read-only after.  */
+  bool published;
 } pt_launch;
 
 static inline pt_launch *
@@ -171,7 +180,8 @@ complete_at_once (_cl_command_node *cmd, cl_int status, const char *msg)
 static void
 retire_launch (pt_pool *p, pt_launch *l)
 {
-  pt_pool_unlink_launch (p, &l->queued);
+  if (l->published)
+    pt_pool_unlink_launch (p, &l->queued);
 }
 
 /* Called by the worker that finished the last work-group, after every
@@ -193,9 +203,12 @@ complete_launch (pt_launch *l)
     POCL_UPDATE_EVENT_COMPLETE_MSG (ev, "NDRange Kernel        ");
 }
 
-void
-pt_kernel_run_command (const pt_kernel_env *env, pt_runner *r,
-                       _cl_command_node *cmd)
+/* Gets NDRange command cmd ready to run: builds or finds the kernel's
+   binary and makes its launch (not yet published), with the device's
+   threads and PT_KERNEL_GUESTS guests.  Commands with no work-groups,
+   built-in kernels and failures complete here: then NULL.  */
+static pt_launch *
+prepare_launch (const pt_kernel_env *env, pt_runner *r, _cl_command_node *cmd)
 {
   pt_pool *p = env->pool;
   cl_kernel kernel = cmd->command.run.kernel;
@@ -212,7 +225,7 @@ pt_kernel_run_command (const pt_kernel_env *env, pt_runner *r,
                             cmd->command.run.arguments);
       POCL_UPDATE_EVENT_COMPLETE_MSG (cmd->sync.event.event,
                                       "Builtin Kernel        ");
-      return;
+      return NULL;
     }
 
   uint64_t groups
@@ -220,7 +233,7 @@ pt_kernel_run_command (const pt_kernel_env *env, pt_runner *r,
   if (groups == 0)
     {
       complete_at_once (cmd, CL_SUCCESS, NULL);
-      return;
+      return NULL;
     }
 
   /* Both calls may run LLVM (a kernel not in the caches yet).  */
@@ -233,7 +246,7 @@ pt_kernel_run_command (const pt_kernel_env *env, pt_runner *r,
       complete_at_once (cmd, CL_FAILED,
                         "CPU: failed to compile the global-variable "
                         "initialiser kernel");
-      return;
+      return NULL;
     }
 
   char *saved_name = NULL;
@@ -245,7 +258,7 @@ pt_kernel_run_command (const pt_kernel_env *env, pt_runner *r,
   if (binary == NULL)
     {
       complete_at_once (cmd, CL_FAILED, "CPU: failed to compile the kernel");
-      return;
+      return NULL;
     }
 
   unsigned first, count;
@@ -254,14 +267,14 @@ pt_kernel_run_command (const pt_kernel_env *env, pt_runner *r,
   size_t head = round_up_to_line (sizeof (pt_launch));
   _Static_assert (offsetof (pt_launch, queued) == 0,
                   "pt_launch_of converts a pool entry back");
-  pt_launch *l
-      = pocl_aligned_malloc (WGD_CACHELINE, head + wgd_launch_size (count));
+  pt_launch *l = pocl_aligned_malloc (
+      WGD_CACHELINE, head + wgd_launch_size_guests (count, PT_KERNEL_GUESTS));
   if (l == NULL)
     {
       pocl_release_dlhandle_cache (binary);
       complete_at_once (cmd, CL_OUT_OF_HOST_MEMORY,
                         "CPU: out of memory for a kernel launch");
-      return;
+      return NULL;
     }
   memset (l, 0, head);
 
@@ -283,16 +296,32 @@ pt_kernel_run_command (const pt_kernel_env *env, pt_runner *r,
   if (env->node_of != NULL)
     wgd_launch_set_nodes (d, env->node_of + first);
   wgd_launch_set_stealing (d, env->steal);
+  wgd_launch_set_guests (d, PT_KERNEL_GUESTS);
   l->queued.first_thread = first;
   l->queued.num_threads = count;
   l->queued.dispatch = d;
   l->queued.domains = pt_device_domains (cmd->device);
-  /* relaxed: l is published by the pool lock in pt_pool_push_launch.  */
+  l->queued.queue = cmd->sync.event.event->queue;
+  l->queued.event = cmd->sync.event.event;
+  /* relaxed: l is published by the pool lock in pt_pool_push_launch, or
+     never leaves this thread.  */
   atomic_store_explicit (&l->execution_failed, 0, memory_order_relaxed);
+  atomic_store_explicit (&l->guests_taken, 0, memory_order_relaxed);
 
   r->stats.per_schedule[env->schedule].launches++;
   pocl_update_event_running (cmd->sync.event.event);
-  pt_pool_push_launch (p, &l->queued);
+  return l;
+}
+
+void
+pt_kernel_run_command (const pt_kernel_env *env, pt_runner *r,
+                       _cl_command_node *cmd)
+{
+  pt_launch *l = prepare_launch (env, r, cmd);
+  if (l == NULL)
+    return;
+  l->published = true;
+  pt_pool_push_launch (env->pool, &l->queued);
   pt_launch_participate (env, r, &l->queued);
 }
 
@@ -346,14 +375,17 @@ run_range (kernel_run_command *k, void **arguments, struct pocl_context *pc,
   return failed;
 }
 
-bool
-pt_launch_participate (const pt_kernel_env *env, pt_runner *w,
-                       pt_pool_launch *q)
+/* Runner w, holding a reference to launch q, runs work-groups of it as
+   participant tid of its dispatcher until none are left to claim, then
+   drops its reference.  first: a range w already claimed (an application
+   thread's claim before publishing), or NULL.  */
+static bool
+participate (const pt_kernel_env *env, pt_runner *w, pt_pool_launch *q,
+             unsigned tid, const wgd_range *first)
 {
   pt_pool *p = env->pool;
   pt_launch *l = pt_launch_of (q);
   wgd_launch *d = q->dispatch;
-  const unsigned tid = w->index - q->first_thread;
   pts_sched_stats *st = &w->stats.per_schedule[d->schedule];
   wgd_range r;
 
@@ -361,7 +393,9 @@ pt_launch_participate (const pt_kernel_env *env, pt_runner *w,
   /* Claim before touching the kernel: a worker that finds nothing left
      must not use the command, which the finishing worker may complete
      (and PoCL free) at any moment.  */
-  if (!wgd_claim (d, tid, &r, &st->dispatch))
+  if (first != NULL)
+    r = *first;
+  else if (!wgd_claim (d, tid, &r, &st->dispatch))
     {
       st->fruitless_joins++;
       /* A first claim has nothing pending to account, so it is never the
@@ -380,9 +414,9 @@ pt_launch_participate (const pt_kernel_env *env, pt_runner *w,
       launch_release (l);
       return false;
     }
-  if (r.last)
+  if (first == NULL && r.last)
     retire_launch (p, l);
-  else if (wgd_unclaimed (d) > 0)
+  else if (first == NULL && wgd_unclaimed (d) > 0)
     pt_pool_wake_helpers (p, q, PT_WAKE_FAN_OUT);
 
   kernel_run_command *k = &l->krc;
@@ -440,4 +474,70 @@ pt_launch_participate (const pt_kernel_env *env, pt_runner *w,
     complete_launch (l);
   launch_release (l);
   return true;
+}
+
+bool
+pt_launch_participate (const pt_kernel_env *env, pt_runner *w,
+                       pt_pool_launch *q)
+{
+  return participate (env, w, q, w->index - q->first_thread, NULL);
+}
+
+void
+pt_kernel_host_run (const pt_kernel_env *env, pt_runner *r,
+                    _cl_command_node *cmd)
+{
+  pt_launch *l = prepare_launch (env, r, cmd);
+  if (l == NULL)
+    return;
+  wgd_launch *d = l->queued.dispatch;
+  const unsigned tid = d->num_threads; /* guest 0, ours */
+  /* relaxed: nobody else sees l until pt_pool_push_launch publishes it.  */
+  atomic_store_explicit (&l->guests_taken, 1u, memory_order_relaxed);
+  atomic_store_explicit (&l->queued.refs, 1, memory_order_relaxed);
+  /* The first claim, before anybody else can see the launch: a launch
+     this claim empties (one work-group, or a block of one) is never
+     published, and nobody is woken for it.  */
+  pts_sched_stats *st = &r->stats.per_schedule[d->schedule];
+  wgd_range first;
+  if (!wgd_claim (d, tid, &first, &st->dispatch))
+    {
+      /* Under static with stealing off (POCL_PTHREAD_STEAL=0) only the
+         owners run their blocks, and a guest gets nothing: the workers
+         run it all.  */
+      l->published = true;
+      pt_pool_push_launch (env->pool, &l->queued);
+      pt_pool_wake_helpers (env->pool, &l->queued, PT_WAKE_FAN_OUT);
+      launch_release (l);
+      return;
+    }
+  if (!first.last && wgd_unclaimed (d) > 0)
+    {
+      l->published = true;
+      pt_pool_push_launch (env->pool, &l->queued);
+      pt_pool_wake_helpers (env->pool, &l->queued, PT_WAKE_FAN_OUT);
+    }
+  participate (env, r, &l->queued, tid, &first);
+}
+
+bool
+pt_launch_host_join (const pt_kernel_env *env, pt_runner *r, pt_pool_launch *q)
+{
+  pt_launch *l = pt_launch_of (q);
+  unsigned taken
+      = atomic_load_explicit (&l->guests_taken, memory_order_relaxed);
+  for (unsigned g = 0; g < PT_KERNEL_GUESTS; ++g)
+    {
+      if (taken & (1u << g))
+        continue;
+      /* relaxed: the bit only hands out a participant index; the launch
+         itself was published by the pool lock.  */
+      if (atomic_compare_exchange_strong_explicit (
+              &l->guests_taken, &taken, taken | (1u << g),
+              memory_order_relaxed, memory_order_relaxed))
+        return participate (env, r, q, q->dispatch->num_threads + g, NULL);
+      g = (unsigned)-1; /* taken changed: look again from the start */
+    }
+  launch_release (l);
+  return false;
 }

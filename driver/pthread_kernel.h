@@ -60,6 +60,10 @@ typedef struct
    Launches carry it to their participants (pt_pool_launch.domains).  */
 unsigned pt_device_domains (cl_device_id dev);
 
+/* Application threads that may run work-groups of one launch at once, as
+   guests of its dispatcher (wg_dispatch.h).  */
+#define PT_KERNEL_GUESTS 2
+
 /* Runs the NDRange command cmd, taken from the pool by runner r: builds or
    finds the kernel's binary, then publishes a launch and joins it.
    Commands with no work-groups, built-in kernels and failures complete at
@@ -74,6 +78,21 @@ void pt_kernel_run_command (const pt_kernel_env *env, pt_runner *r,
    fruitless join).  */
 bool pt_launch_participate (const pt_kernel_env *env, pt_runner *r,
                             pt_pool_launch *l);
+
+/* An application thread waiting for cmd (pthread_host.h), with runner r,
+   runs it as guest 0 of its launch: claims first, before the launch is
+   published, so that a launch its first claim empties is never published
+   and wakes nobody; otherwise publishes it, wakes workers as a joiner
+   would, and runs work-groups until none are left to claim.  */
+void pt_kernel_host_run (const pt_kernel_env *env, pt_runner *r,
+                         _cl_command_node *cmd);
+
+/* An application thread holding a reference to published launch l
+   (pt_pool_join_launch_if) joins it as a free guest and runs work-groups
+   until none are left; false if no guest was free or it found nothing.
+   Drops the reference either way.  */
+bool pt_launch_host_join (const pt_kernel_env *env, pt_runner *r,
+                          pt_pool_launch *l);
 
 #ifdef __GNUC__
 #pragma GCC visibility pop

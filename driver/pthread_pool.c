@@ -28,9 +28,10 @@
    P5 (a worker takes what it was woken for)  A worker woken or kicked for
       a command records it (`woken_for`) and, while that command is still
       queued, takes it before any other command or launch.  So a command
-      whose pusher took worker w is run by w or by a worker that searched
-      before w (P1), never left queued because w took another device's
-      command instead.
+      whose pusher took worker w is run by w, by a worker that searched
+      before w (P1), or by an application thread waiting for it
+      (pt_pool_take_command_if), never left queued because w took another
+      device's command instead.
 
    The flags P1-P3 speak of are mirrored by the bitmaps idle_bits (either
    flag) and spin_bits (`spinning`), which are what pushers search
@@ -380,6 +381,48 @@ take_this_command (pt_pool *p, const _cl_command_node *cmd)
       }
   }
   return NULL;
+}
+
+_cl_command_node *
+pt_pool_take_command_if (pt_pool *p,
+                         bool (*match) (const _cl_command_node *, void *),
+                         void *arg)
+{
+  _cl_command_node *cmd, *found = NULL;
+  pthread_mutex_lock (&p->lock);
+  DL_FOREACH (p->commands, cmd)
+  {
+    if (match (cmd, arg))
+      {
+        DL_DELETE (p->commands, cmd);
+        found = cmd;
+        break;
+      }
+  }
+  pthread_mutex_unlock (&p->lock);
+  return found;
+}
+
+pt_pool_launch *
+pt_pool_join_launch_if (pt_pool *p,
+                        bool (*match) (const pt_pool_launch *, void *),
+                        void *arg)
+{
+  pt_pool_launch *l, *found = NULL;
+  pthread_mutex_lock (&p->lock);
+  DL_FOREACH (p->launches, l)
+  {
+    if (wgd_unclaimed (l->dispatch) > 0 && match (l, arg))
+      {
+        /* relaxed: as in pt_pool_wait, the list's reference keeps l while
+           we hold the lock.  */
+        atomic_fetch_add_explicit (&l->refs, 1, memory_order_relaxed);
+        found = l;
+        break;
+      }
+  }
+  pthread_mutex_unlock (&p->lock);
+  return found;
 }
 
 bool

@@ -69,6 +69,12 @@ typedef struct pt_pool_launch
      (pt_device_domains in pthread_kernel.h), which its threads bind to
      before they run any of it; the pool only carries it.  */
   unsigned domains;
+  /* Set before publishing: the queue and the event of the launch's
+     command, for application threads looking for launches they wait for
+     (pt_pool_join_launch_if).  Compared, never dereferenced: the command
+     may complete, and its event go, while the launch is still listed.  */
+  const void *queue;
+  const void *event;
 } pt_pool_launch;
 
 /* The idle state of one worker, by pool index.  Under the pool lock, but
@@ -186,6 +192,20 @@ void pt_pool_push_launch (pt_pool *p, pt_pool_launch *l);
    so only idle workers are looked at one by one.  */
 #define PT_WAKE_FAN_OUT 2
 void pt_pool_wake_helpers (pt_pool *p, pt_pool_launch *l, unsigned n);
+
+/* An application thread waiting for its commands (pthread_host.h): the
+   oldest queued command that match (cmd, arg) accepts, removed from the
+   queue, or NULL.  A worker taken for that command finds it gone (P5)
+   and looks for other work.  */
+_cl_command_node *pt_pool_take_command_if (
+    pt_pool *p, bool (*match) (const _cl_command_node *cmd, void *arg),
+    void *arg);
+
+/* The same thread: the oldest listed launch with work-groups left that
+   match (l, arg) accepts, with a reference taken for the caller (dropped
+   with pt_pool_launch_release), or NULL.  */
+pt_pool_launch *pt_pool_join_launch_if (
+    pt_pool *p, bool (*match) (const pt_pool_launch *l, void *arg), void *arg);
 
 /* Removes a launch whose work-groups are all claimed from the list, and
    drops the list's reference (the caller still holds its own).  */

@@ -102,6 +102,7 @@ static const struct
   { "POCL_PTHREAD_SCHEDULE", "static, guided", "static" },
   { "POCL_AFFINITY", "0, 1", "0" },
   { "POCL_PTHREAD_SPIN_US", "a whole number 0..100000", "50" },
+  { "POCL_PTHREAD_HOST_GROUPS", "a whole number 0..100000", "64" },
   { "POCL_PTHREAD_STATS", "0, 1", "0" },
   { "POCL_PTHREAD_SKIP_CLAIMED", "0, 1", "1" },
   { "POCL_PTHREAD_STEAL", "0, 1", "1" },

@@ -5,7 +5,8 @@
 # A file that is not in the table fails the check, so that a new file gets
 # a layer when it is added.
 #
-#   5  pthread_device    PoCL's device ops (the glue)
+#   6  pthread_device    PoCL's device ops (the glue)
+#   5  pthread_host      application threads that run work-groups
 #   4  pthread_worker    the worker threads
 #   3  pthread_kernel    kernel launches
 #   2  pthread_pool      the pool's queues, sleep and wake-up
@@ -19,7 +20,8 @@ fail () { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 layer () {
   case $1 in
-    pthread_device) echo 5 ;;
+    pthread_device) echo 6 ;;
+    pthread_host) echo 5 ;;
     pthread_worker) echo 4 ;;
     pthread_kernel) echo 3 ;;
     pthread_pool) echo 2 ;;

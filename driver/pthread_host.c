@@ -1,0 +1,206 @@
+/* pthread_host.c - application threads that wait for the device's
+   commands run work-groups of them; see pthread_host.h.
+
+   Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
+
+#define _GNU_SOURCE
+
+#include "pthread_host.h"
+
+#include <fenv.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#define HAVE_MXCSR 1
+#else
+#define HAVE_MXCSR 0
+#endif
+
+#include "common.h"
+#include "pocl_util.h"
+
+#include "pthread_kernel.h"
+#include "pthread_pool.h"
+
+/* Stack the driver's own frames may use between the check and the
+   work-group function: PoCL's argument set-up and ours.  */
+#define HOST_STACK_MARGIN (64u << 10)
+
+/* What one application thread runs work-groups with.  Made on its first
+   help, remade if the device restarted with other sizes, freed when the
+   thread exits (the key's destructor).  */
+typedef struct
+{
+  pt_runner runner;
+  size_t local_mem_size;
+  size_t printf_buffer_size;
+} host_runner;
+
+static pthread_key_t runner_key;
+static pthread_once_t runner_key_once = PTHREAD_ONCE_INIT;
+
+static void
+runner_free (void *p)
+{
+  host_runner *h = p;
+  if (h == NULL)
+    return;
+  pocl_aligned_free (h->runner.local_mem);
+  pocl_aligned_free (h->runner.printf_buffer);
+  free (h);
+}
+
+static void
+runner_key_make (void)
+{
+  pthread_key_create (&runner_key, runner_free);
+}
+
+/* The calling thread's runner for env's sizes, or NULL (out of memory).  */
+static pt_runner *
+host_runner_get (const pt_kernel_env *env)
+{
+  pthread_once (&runner_key_once, runner_key_make);
+  host_runner *h = pthread_getspecific (runner_key);
+  if (h != NULL && h->local_mem_size == env->local_mem_size
+      && h->printf_buffer_size == env->printf_buffer_size)
+    return &h->runner;
+  runner_free (h);
+  pthread_setspecific (runner_key, NULL);
+  h = calloc (1, sizeof (*h));
+  if (h == NULL)
+    return NULL;
+  h->local_mem_size = env->local_mem_size;
+  h->printf_buffer_size = env->printf_buffer_size;
+  h->runner.local_mem
+      = pocl_aligned_malloc (MAX_EXTENDED_ALIGNMENT, env->local_mem_size);
+  h->runner.printf_buffer
+      = pocl_aligned_malloc (MAX_EXTENDED_ALIGNMENT, env->printf_buffer_size);
+  if (h->runner.local_mem == NULL || h->runner.printf_buffer == NULL)
+    {
+      runner_free (h);
+      return NULL;
+    }
+  pthread_setspecific (runner_key, h);
+  return &h->runner;
+}
+
+/* The calling thread's own stack, as pthread_getattr_np tells it, found
+   once per thread (for the main thread glibc reads /proc to tell it).  */
+static __thread uintptr_t stack_lo, stack_hi;
+static __thread bool stack_known, stack_unknown;
+
+/* Whether the calling thread may run a work-group here: the stack it runs
+   on now is its own, and has `need` bytes free below this frame.  */
+static bool
+stack_fits (size_t need)
+{
+  if (!stack_known && !stack_unknown)
+    {
+      pthread_attr_t a;
+      void *addr;
+      size_t size;
+      if (pthread_getattr_np (pthread_self (), &a) == 0)
+        {
+          if (pthread_attr_getstack (&a, &addr, &size) == 0)
+            {
+              stack_lo = (uintptr_t)addr;
+              stack_hi = stack_lo + size;
+              stack_known = true;
+            }
+          pthread_attr_destroy (&a);
+        }
+      stack_unknown = !stack_known;
+    }
+  if (!stack_known)
+    return false;
+  char here;
+  uintptr_t sp = (uintptr_t)&here;
+  /* Outside the thread's stack: a coroutine or a Julia task runs on a
+     stack of its own, of a size we cannot know.  */
+  if (sp <= stack_lo || sp > stack_hi)
+    return false;
+  return sp - stack_lo >= need + HOST_STACK_MARGIN;
+}
+
+typedef struct
+{
+  cl_command_queue cq;
+  cl_event ev;
+  uint64_t max_groups;
+} wanted;
+
+static uint64_t
+command_groups (const _cl_command_node *cmd)
+{
+  const struct pocl_context *pc = &cmd->command.run.pc;
+  return (uint64_t)pc->num_groups[0] * pc->num_groups[1] * pc->num_groups[2];
+}
+
+/* A queued command the thread waits for, small enough.  Under the pool
+   lock: queued commands are alive.  */
+static bool
+command_wanted (const _cl_command_node *cmd, void *arg)
+{
+  const wanted *w = arg;
+  cl_event e = cmd->sync.event.event;
+  if (cmd->type != CL_COMMAND_NDRANGE_KERNEL
+      || (w->ev != NULL ? e != w->ev : e->queue != w->cq))
+    return false;
+  return command_groups (cmd) <= w->max_groups;
+}
+
+/* A published launch the thread waits for, small enough.  Compares the
+   tags only (pt_pool_launch).  */
+static bool
+launch_wanted (const pt_pool_launch *l, void *arg)
+{
+  const wanted *w = arg;
+  if (w->ev != NULL ? l->event != w->ev : l->queue != w->cq)
+    return false;
+  return l->dispatch->num_groups <= w->max_groups;
+}
+
+bool
+pt_host_help (pt_workers *s, size_t stack_need, cl_command_queue cq,
+              cl_event ev)
+{
+  if (s->config.host_groups == 0 || !stack_fits (stack_need))
+    return false;
+  /* Out of memory for our buffers: the workers do it all.  */
+  pt_runner *r = host_runner_get (&s->env);
+  if (r == NULL)
+    return false;
+  wanted w = { cq, ev, s->config.host_groups };
+  _cl_command_node *cmd
+      = pt_pool_take_command_if (&s->pool, command_wanted, &w);
+  pt_pool_launch *l = NULL;
+  if (cmd == NULL)
+    {
+      l = pt_pool_join_launch_if (&s->pool, launch_wanted, &w);
+      if (l == NULL)
+        return false;
+    }
+
+  /* Kernels set rounding and flush-to-zero for themselves
+     (pocl_cpu_setup_rm_and_ftz): put the application's back.  */
+  fenv_t fe;
+  fegetenv (&fe);
+#if HAVE_MXCSR
+  unsigned csr = _mm_getcsr ();
+#endif
+  bool ran = true;
+  if (cmd != NULL)
+    pt_kernel_host_run (&s->env, r, cmd);
+  else
+    ran = pt_launch_host_join (&s->env, r, l);
+#if HAVE_MXCSR
+  _mm_setcsr (csr);
+#endif
+  fesetenv (&fe);
+  return ran;
+}

@@ -1,0 +1,62 @@
+/* pthread_host.h - application threads that wait for the device's
+   commands run work-groups of them.
+
+   A thread in clFinish or clWaitForEvents (the device's join and
+   wait_event operations) would otherwise only wait while a worker is told
+   about the command, runs it and tells it back.  Before it waits, it
+   takes part itself (pt_host_help):
+     - a ready NDRange command it waits for that no worker has taken yet:
+       it runs it as guest 0 of the launch, claiming before the launch is
+       published, so that a launch of one work-group (or whose first
+       block is one work-group) needs no worker and no wake-up at all;
+       otherwise the workers are woken as for any launch and take the
+       rest;
+     - else a published launch it waits for with work-groups left and a
+       free guest: it joins it.
+   Only launches of at most POCL_PTHREAD_HOST_GROUPS work-groups (0 turns
+   this off), so that a big launch's static blocks, and the pages they
+   first touch, stay with the threads the placement put them on; and only
+   where the thread's stack has room for a kernel (as much as the workers
+   give one: the device's work_group_stack_size), which is unknown, so no,
+   on threads that run on another stack than their own (coroutines,
+   Julia's tasks).
+
+   What the thread's own state sees: its floating-point environment
+   (rounding, flush-to-zero, which kernels set for themselves) is restored
+   after it ran work-groups; it runs them with its own local memory and
+   printf buffer (made on first use, freed when the thread exits); its
+   signal mask and handlers are not touched: kernels for this device are
+   compiled with PoCL's division sanitizer (run_sanitize_divrem_pass), so
+   integer division by zero does not trap on any thread.
+
+   Layering: pthread_device calls this; this calls pthread_worker (for the
+   workers' environment), pthread_kernel and pthread_pool.
+
+   Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
+
+#ifndef POCL_STEAL_PTHREAD_HOST_H
+#define POCL_STEAL_PTHREAD_HOST_H
+
+#include <stdbool.h>
+
+#include "pocl_cl.h"
+
+#include "pthread_worker.h"
+
+#ifdef __GNUC__
+#pragma GCC visibility push(hidden)
+#endif
+
+/* Runs work-groups of what the calling application thread waits for:
+   commands of queue cq (ev NULL) or the command of event ev.  stack_need:
+   the stack a work-group may use (the device's work_group_stack_size).
+   Returns true if it ran something (the caller then checks again whether
+   it still has to wait), false if there was nothing it may run.  */
+bool pt_host_help (pt_workers *s, size_t stack_need, cl_command_queue cq,
+                   cl_event ev);
+
+#ifdef __GNUC__
+#pragma GCC visibility pop
+#endif
+
+#endif /* POCL_STEAL_PTHREAD_HOST_H */

@@ -1,0 +1,212 @@
+/* host_run.c - an application thread waiting in clFinish runs a small
+   launch itself when no worker can (pthread_host.h).
+
+   Usage: host_run expect-host|expect-wait
+   Every worker is first made busy: a launch of one work-group per thread
+   (local size 1) whose work-groups count themselves in and then wait for
+   a flag the program sets at the end.  A worker stuck in one of them can
+   take nothing else, so once all of them are in, what follows is
+   deterministic:
+     - clFinish on a second queue with a launch of one work-group returns
+       only if this thread runs that launch itself (expect-host: with
+       POCL_PTHREAD_HOST_GROUPS at its default), or only after a watchdog
+       sets the flag and the workers are free again (expect-wait: with
+       POCL_PTHREAD_HOST_GROUPS=0, and from a thread whose stack is too
+       small for a kernel, where the host must not run it);
+     - the kernel run on this thread divides by zero (no trap: kernels are
+       compiled with the division sanitizer) and adds two numbers whose sum
+       rounds up to nearest but down towards minus infinity, while this
+       thread's own rounding mode is downward and its MXCSR has
+       flush-to-zero set: the sum is the round-to-nearest one, and
+       afterwards the thread's rounding and MXCSR are what they were;
+     - two application threads at once, each with its own queue, both run
+       their launches.
+
+   Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
+
+#define _GNU_SOURCE
+
+#include <fenv.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
+#include <unistd.h>
+#include <xmmintrin.h>
+
+#include "cltest.h"
+
+static const char *source
+    = "__kernel void busy (__global volatile int *flag,\n"
+      "                    __global volatile int *in)\n"
+      "{\n"
+      "  atomic_inc (in);\n"
+      "  while (atomic_add (flag, 0) == 0)\n"
+      "    ;\n"
+      "}\n"
+      "__kernel void small (__global float *out, float a, float b, int d)\n"
+      "{\n"
+      "  int q = 7 / d;\n"
+      "  out[0] = a + b;\n"
+      "  out[1] = (float)q;\n"
+      "}\n";
+
+/* The flag the busy work-groups wait for, and how many are in: host
+   memory the kernels use directly (CL_MEM_USE_HOST_PTR).  */
+static _Alignas (64) volatile int flag[16];
+static _Alignas (64) volatile int in[16];
+static atomic_int watchdog_fired, all_done;
+
+/* Frees the workers after *arg hundredths of a second, unless the
+   program is done by then: long when the application threads are to run
+   their launches (only a failure waits for it), short when they are to
+   wait for it.  */
+static void *
+watchdog (void *arg)
+{
+  int ticks = *(int *)arg;
+  for (int i = 0; i < ticks && !atomic_load (&all_done); ++i)
+    usleep (10000);
+  if (!atomic_load (&all_done))
+    atomic_store (&watchdog_fired, 1);
+  flag[0] = 1;
+  return NULL;
+}
+
+typedef struct
+{
+  cltest_env *e;
+  cl_kernel small;
+  int ran_nearest;    /* the sum was rounded to nearest */
+  int env_kept;       /* rounding mode and MXCSR unchanged afterwards */
+  int returned_early; /* clFinish returned before the watchdog fired */
+  cl_command_queue q;
+  cl_mem out; /* read once the workers are free: reads are theirs */
+} small_run;
+
+/* One launch of `small` on a queue of its own, waited for with clFinish
+   under downward rounding and flush-to-zero.  */
+static void *
+run_small (void *arg)
+{
+  small_run *s = arg;
+  cl_int err;
+  cl_command_queue q
+      = clCreateCommandQueueWithProperties (s->e->ctx, s->e->dev, NULL, &err);
+  CL_OK (err);
+  cl_mem out = clCreateBuffer (s->e->ctx, CL_MEM_READ_WRITE,
+                               2 * sizeof (float), NULL, &err);
+  CL_OK (err);
+  /* 1 + 0.75 ulp: nearest rounds up to 1 + 2^-23, downward gives 1.  */
+  float a = 1.0f, b = 0x1.8p-24f;
+  int d = 0;
+  CL_OK (clSetKernelArg (s->small, 0, sizeof (out), &out));
+  CL_OK (clSetKernelArg (s->small, 1, sizeof (a), &a));
+  CL_OK (clSetKernelArg (s->small, 2, sizeof (b), &b));
+  CL_OK (clSetKernelArg (s->small, 3, sizeof (d), &d));
+  size_t one = 1;
+  fesetround (FE_DOWNWARD);
+  unsigned csr = _mm_getcsr () | 0x8040; /* FTZ | DAZ */
+  _mm_setcsr (csr);
+  CL_OK (clEnqueueNDRangeKernel (q, s->small, 1, NULL, &one, &one, 0, NULL,
+                                 NULL));
+  CL_OK (clFinish (q));
+  s->returned_early = !atomic_load (&watchdog_fired);
+  s->env_kept = fegetround () == FE_DOWNWARD && _mm_getcsr () == csr;
+  fesetround (FE_TONEAREST);
+  _mm_setcsr (csr & ~0x8040u);
+  s->q = q;
+  s->out = out;
+  return NULL;
+}
+
+/* The result of s's launch, read once the workers are free.  */
+static void
+read_small (small_run *s)
+{
+  float res[2] = { 0, 0 };
+  CL_OK (clEnqueueReadBuffer (s->q, s->out, CL_TRUE, 0, sizeof (res), res, 0,
+                              NULL, NULL));
+  s->ran_nearest = res[0] == 1.0f + 0x1p-23f;
+  CL_OK (clReleaseMemObject (s->out));
+  CL_OK (clReleaseCommandQueue (s->q));
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc != 2
+      || (strcmp (argv[1], "expect-host") && strcmp (argv[1], "expect-wait")))
+    {
+      fprintf (stderr, "usage: %s expect-host|expect-wait\n", argv[0]);
+      return 2;
+    }
+  int expect_host = strcmp (argv[1], "expect-host") == 0;
+  cltest_env e;
+  cltest_open (&e, source, NULL);
+  cl_uint cus = cltest_compute_units (e.dev);
+  cl_kernel busy = cltest_kernel (&e, "busy");
+  cl_kernel small1 = cltest_kernel (&e, "small");
+  cl_kernel small2 = cltest_kernel (&e, "small");
+  cl_mem bflag = cltest_buffer (&e, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                                sizeof (flag), (void *)flag);
+  cl_mem bin = cltest_buffer (&e, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                              sizeof (in), (void *)in);
+  CL_OK (clSetKernelArg (busy, 0, sizeof (bflag), &bflag));
+  CL_OK (clSetKernelArg (busy, 1, sizeof (bin), &bin));
+
+  /* Every worker busy: one work-group each, all in.  */
+  size_t g = cus, one = 1;
+  CL_OK (clEnqueueNDRangeKernel (e.q, busy, 1, NULL, &g, &one, 0, NULL, NULL));
+  CL_OK (clFlush (e.q));
+  pthread_t dog;
+  int ticks = expect_host ? 6000 : 300;
+  pthread_create (&dog, NULL, watchdog, &ticks);
+  while (in[0] < (int)cus && !atomic_load (&watchdog_fired))
+    usleep (1000);
+  CHECK (in[0] == (int)cus, "only %d of %u workers got busy", in[0], cus);
+
+  /* Two application threads at once; one of them with a stack too small
+     for a kernel when expecting a wait.  */
+  small_run s1 = { &e, small1, 0, 0, 0, NULL, NULL },
+            s2 = { &e, small2, 0, 0, 0, NULL, NULL };
+  pthread_attr_t attr;
+  pthread_attr_init (&attr);
+  if (!expect_host)
+    pthread_attr_setstacksize (&attr, 256 << 10);
+  pthread_t t1, t2;
+  pthread_create (&t1, &attr, run_small, &s1);
+  pthread_create (&t2, NULL, run_small, &s2);
+  pthread_join (t1, NULL);
+  pthread_join (t2, NULL);
+  pthread_attr_destroy (&attr);
+  atomic_store (&all_done, 1);
+  flag[0] = 1;
+  CL_OK (clFinish (e.q));
+  pthread_join (dog, NULL);
+  read_small (&s1);
+  read_small (&s2);
+
+  printf ("workers busy: %u; thread 1: early %d nearest %d env kept %d; "
+          "thread 2: early %d nearest %d env kept %d\n",
+          cus, s1.returned_early, s1.ran_nearest, s1.env_kept,
+          s2.returned_early, s2.ran_nearest, s2.env_kept);
+  CHECK (s1.ran_nearest && s2.ran_nearest,
+         "a kernel ran with the application's rounding mode");
+  CHECK (s1.env_kept && s2.env_kept,
+         "an application thread's rounding mode or MXCSR changed");
+  if (expect_host)
+    CHECK (s1.returned_early && s2.returned_early,
+           "clFinish waited for the workers: the application threads did "
+           "not run their launches");
+  else
+    CHECK (!s1.returned_early,
+           "clFinish returned while every worker was busy: a thread ran a "
+           "launch where it must not");
+  CL_OK (clReleaseMemObject (bflag));
+  CL_OK (clReleaseMemObject (bin));
+  CL_OK (clReleaseKernel (busy));
+  CL_OK (clReleaseKernel (small1));
+  CL_OK (clReleaseKernel (small2));
+  cltest_close (&e);
+  return cltest_finish ("host_run");
+}
