@@ -141,8 +141,10 @@ command_groups (const _cl_command_node *cmd)
   return (uint64_t)pc->num_groups[0] * pc->num_groups[1] * pc->num_groups[2];
 }
 
-/* A queued command the thread waits for, small enough.  Under the pool
-   lock: queued commands are alive.  */
+/* A queued command the thread waits for, small enough, and not of a
+   sub-device made by affinity domain, whose work-groups must run on its
+   domain's CPUs (pt_device_domains), where this thread may not be.  Under
+   the pool lock: queued commands are alive.  */
 static bool
 command_wanted (const _cl_command_node *cmd, void *arg)
 {
@@ -151,7 +153,8 @@ command_wanted (const _cl_command_node *cmd, void *arg)
   if (cmd->type != CL_COMMAND_NDRANGE_KERNEL
       || (w->ev != NULL ? e != w->ev : e->queue != w->cq))
     return false;
-  return command_groups (cmd) <= w->max_groups;
+  return command_groups (cmd) <= w->max_groups
+         && pt_device_domains (cmd->device) == 0;
 }
 
 /* A published launch the thread waits for, small enough.  Compares the
@@ -162,7 +165,7 @@ launch_wanted (const pt_pool_launch *l, void *arg)
   const wanted *w = arg;
   if (w->ev != NULL ? l->event != w->ev : l->queue != w->cq)
     return false;
-  return l->dispatch->num_groups <= w->max_groups;
+  return l->dispatch->num_groups <= w->max_groups && l->domains == 0;
 }
 
 bool

@@ -1,7 +1,7 @@
 /* host_run.c - an application thread waiting in clFinish runs a small
    launch itself when no worker can (pthread_host.h).
 
-   Usage: host_run expect-host|expect-wait
+   Usage: host_run expect-host|expect-wait|expect-domain
    Every worker is first made busy: a launch of one work-group per thread
    (local size 1) whose work-groups count themselves in and then wait for
    a flag the program sets at the end.  A worker stuck in one of them can
@@ -20,7 +20,11 @@
        flush-to-zero set: the sum is the round-to-nearest one, and
        afterwards the thread's rounding and MXCSR are what they were;
      - two application threads at once, each with its own queue, both run
-       their launches.
+       their launches;
+     - expect-domain: thread 1's queue is on a sub-device made by NUMA
+       affinity domain (one node here: all compute units), whose
+       work-groups must keep to the domain's CPUs: it waits for the
+       watchdog, while thread 2 (root device) runs its own.
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -135,12 +139,15 @@ int
 main (int argc, char **argv)
 {
   if (argc != 2
-      || (strcmp (argv[1], "expect-host") && strcmp (argv[1], "expect-wait")))
+      || (strcmp (argv[1], "expect-host") && strcmp (argv[1], "expect-wait")
+          && strcmp (argv[1], "expect-domain")))
     {
-      fprintf (stderr, "usage: %s expect-host|expect-wait\n", argv[0]);
+      fprintf (stderr, "usage: %s expect-host|expect-wait|expect-domain\n",
+               argv[0]);
       return 2;
     }
   int expect_host = strcmp (argv[1], "expect-host") == 0;
+  int expect_domain = strcmp (argv[1], "expect-domain") == 0;
   cltest_env e;
   cltest_open (&e, source, NULL);
   cl_uint cus = cltest_compute_units (e.dev);
@@ -160,6 +167,23 @@ main (int argc, char **argv)
   CL_OK (clFlush (e.q));
   pthread_t dog;
   int ticks = expect_host ? 6000 : 300;
+  /* expect-domain: thread 1 on a NUMA sub-device, in a context of its
+     own.  */
+  cltest_env sub = e;
+  cl_kernel small_sub = NULL;
+  if (expect_domain)
+    {
+      cl_device_partition_property by_node[]
+          = { CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
+              CL_DEVICE_AFFINITY_DOMAIN_NUMA, 0 };
+      cl_uint n = 0;
+      cl_int err;
+      CL_OK (clCreateSubDevices (e.dev, by_node, 1, &sub.dev, &n));
+      sub.ctx = clCreateContext (NULL, 1, &sub.dev, NULL, NULL, &err);
+      CL_OK (err);
+      sub.prog = cltest_build (sub.ctx, sub.dev, source, NULL);
+      small_sub = cltest_kernel (&sub, "small");
+    }
   pthread_create (&dog, NULL, watchdog, &ticks);
   while (in[0] < (int)cus && !atomic_load (&watchdog_fired))
     usleep (1000);
@@ -167,11 +191,17 @@ main (int argc, char **argv)
 
   /* Two application threads at once; one of them with a stack too small
      for a kernel when expecting a wait.  */
-  small_run s1 = { &e, small1, 0, 0, 0, NULL, NULL },
+  small_run s1 = { expect_domain ? &sub : &e,
+                   expect_domain ? small_sub : small1,
+                   0,
+                   0,
+                   0,
+                   NULL,
+                   NULL },
             s2 = { &e, small2, 0, 0, 0, NULL, NULL };
   pthread_attr_t attr;
   pthread_attr_init (&attr);
-  if (!expect_host)
+  if (!expect_host && !expect_domain)
     pthread_attr_setstacksize (&attr, 256 << 10);
   pthread_t t1, t2;
   pthread_create (&t1, &attr, run_small, &s1);
@@ -198,6 +228,11 @@ main (int argc, char **argv)
     CHECK (s1.returned_early && s2.returned_early,
            "clFinish waited for the workers: the application threads did "
            "not run their launches");
+  else if (expect_domain)
+    CHECK (!s1.returned_early && s2.returned_early,
+           "a launch of a NUMA sub-device ran on the waiting thread (%d), or "
+           "one of the root device did not (%d)",
+           s1.returned_early, !s2.returned_early);
   else
     CHECK (!s1.returned_early,
            "clFinish returned while every worker was busy: a thread ran a "
@@ -207,6 +242,13 @@ main (int argc, char **argv)
   CL_OK (clReleaseKernel (busy));
   CL_OK (clReleaseKernel (small1));
   CL_OK (clReleaseKernel (small2));
+  if (expect_domain)
+    {
+      CL_OK (clReleaseKernel (small_sub));
+      CL_OK (clReleaseProgram (sub.prog));
+      CL_OK (clReleaseContext (sub.ctx));
+      CL_OK (clReleaseDevice (sub.dev));
+    }
   cltest_close (&e);
   return cltest_finish ("host_run");
 }
