@@ -19,10 +19,21 @@
 # a private /tmp.  The CPU is "max", all TCG has (AVX2, no AVX-512); with
 # SMT, QEMU warns that its AMD CPU family has no hyperthreading, but the
 # guest's sysfs shows the siblings (asking for topoext instead hangs the
-# guest).  QEMU's own messages go to OUT/qemu.log.  QEMU always ends: the guest powers off after JOB, a
-# timeout kills it after TIMEOUT seconds, and so do this script's exit and
-# signals (trap) and its death (QEMU gets SIGKILL as its parent dies),
-# and a guest that has not booted after 180 s is given up.
+# guest).  QEMU's own messages go to OUT/qemu.log.
+#
+# QEMU always ends, and this script with it:
+#   - the guest powers off after JOB; a guest that has written JOB's status
+#     but has not powered off 30 s later is stopped (a guest kernel starved
+#     of time by a busy host can stall its console and never get to
+#     poweroff; the status is on the host already);
+#   - a guest that has not come up (OUT/guest.up) after 180 s is given up;
+#   - timeout(1) ends QEMU after TIMEOUT seconds;
+#   - this script's exit and signals (trap) kill timeout(1), and QEMU gets
+#     SIGKILL when timeout(1) dies (each has PR_SET_PDEATHSIG, set by
+#     setpriv(1): the flag is not inherited through fork, so QEMU needs its
+#     own);
+#   - this script stops QEMU and exits when its parent has gone (a harness
+#     killed by ctest's timeout does not run this script's trap).
 #
 # Exit status 77 (skip) where the guest cannot run: no QEMU, or no kernel
 # to fetch; 124 when the guest ran out of time.
@@ -67,7 +78,7 @@ for d in ${GUEST_RW:-}; do
   shares+=(-virtfs "local,path=$d,mount_tag=rw$i,security_model=none,multidevs=remap")
   i=$((i + 1))
 done
-rm -f "$out/guest.status" "$out/guest.log" "$out/console.log"
+rm -f "$out/guest.status" "$out/guest.up" "$out/guest.log" "$out/console.log"
 {
   echo "cd '$out'"
   printf 'exec /bin/sh'
@@ -82,7 +93,8 @@ trap 'stop; exit 130' INT
 trap 'stop; exit 143' TERM
 
 t0=$(date +%s) boot_s=180
-setpriv --pdeathsig KILL -- timeout -k 5 "$timeout_s" "$qemu" \
+setpriv --pdeathsig KILL -- timeout -k 5 "$timeout_s" \
+  setpriv --pdeathsig KILL -- "$qemu" \
   -accel tcg,thread=multi -cpu max -m "${mem}M" -smp "$smp" "${numa[@]}" \
   -kernel "$kit/vmlinuz" -initrd "$kit/initrd.img" \
   -append "console=ttyS0 quiet panic=-1 pocl_guest_rw=$rw" \
@@ -91,21 +103,40 @@ setpriv --pdeathsig KILL -- timeout -k 5 "$timeout_s" "$qemu" \
   -nodefaults -display none -no-reboot \
   -serial "file:$out/console.log" </dev/null 2>"$out/qemu.log" &
 pid=$!
-# A guest that has not booted within a few minutes never will (a wrong
-# -cpu flag hangs it silently): stop waiting for the whole timeout.
+parent=$PPID stopped= status_at=
 while kill -0 "$pid" 2>/dev/null; do
-  if [ $(($(date +%s) - t0)) -gt "$boot_s" ] &&
-     ! grep -q '^guest: up' "$out/console.log" 2>/dev/null; then
+  now=$(date +%s)
+  if ! kill -0 "$parent" 2>/dev/null; then
+    echo "FAIL: the harness that started the guest has gone; QEMU stopped"
+    exit 1
+  fi
+  # A guest that has not booted within a few minutes never will (a wrong
+  # -cpu flag hangs it silently): stop waiting for the whole timeout.
+  if [ $((now - t0)) -gt "$boot_s" ] && [ ! -f "$out/guest.up" ]; then
     echo "FAIL: the guest did not boot in $boot_s s; QEMU said: $(cat "$out/qemu.log")"
     tail -n 20 "$out/console.log"
     exit 1
   fi
+  if [ -f "$out/guest.status" ]; then
+    : "${status_at:=$now}"
+    if [ $((now - status_at)) -gt 30 ]; then
+      echo "note: the guest ran its job but did not power off in 30 s; QEMU stopped; its console ends:"
+      tail -n 5 "$out/console.log"
+      stop
+      stopped=1
+      break
+    fi
+  fi
   sleep 1
 done
-wait "$pid"
-qrc=$?
-pid=
-echo "guest $topology: $(($(date +%s) - t0)) s, QEMU exit $qrc; $(grep -h '^guest: up' "$out/console.log" 2>/dev/null)"
+if [ -n "$stopped" ]; then
+  qrc=0
+else
+  wait "$pid"
+  qrc=$?
+  pid=
+fi
+echo "guest $topology: $(($(date +%s) - t0)) s, QEMU exit $qrc; up after $(cat "$out/guest.up" 2>/dev/null || echo '?') s"
 if [ $qrc = 124 ] || [ $qrc = 137 ]; then
   echo "FAIL: the guest ran out of its $timeout_s s; its console ends:"
   tail -n 20 "$out/console.log"
