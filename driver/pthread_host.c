@@ -205,5 +205,7 @@ pt_host_help (pt_workers *s, size_t stack_need, cl_command_queue cq,
   _mm_setcsr (csr);
 #endif
   fesetenv (&fe);
+  if (s->config.stats)
+    pt_workers_add_host_stats (s, &r->stats);
   return ran;
 }

@@ -17,6 +17,7 @@ pts_add (pts_sched_stats total[WGD_NUM_SCHEDULES],
       t->launches += a->launches;
       t->joins += a->joins;
       t->fruitless_joins += a->fruitless_joins;
+      t->host_groups += a->host_groups;
       t->dispatch.claims += a->dispatch.claims;
       t->dispatch.groups += a->dispatch.groups;
       t->dispatch.home_groups += a->dispatch.home_groups;
@@ -24,6 +25,13 @@ pts_add (pts_sched_stats total[WGD_NUM_SCHEDULES],
       t->dispatch.steals += a->dispatch.steals;
       t->dispatch.remote += a->dispatch.remote;
     }
+}
+
+void
+pts_mark_host (pts_worker_stats *st)
+{
+  for (unsigned s = 0; s < WGD_NUM_SCHEDULES; ++s)
+    st->per_schedule[s].host_groups = st->per_schedule[s].dispatch.groups;
 }
 
 void
@@ -39,11 +47,11 @@ pts_print (FILE *out, unsigned num_threads,
                "pocl: pthread stats: schedule=%s launches=%" PRIu64
                " work-groups=%" PRIu64 " home=%" PRIu64 " takeovers=%" PRIu64
                " steals=%" PRIu64 " cross-node=%" PRIu64 " joins=%" PRIu64
-               " fruitless-joins=%" PRIu64 " threads=%u\n",
+               " fruitless-joins=%" PRIu64 " host=%" PRIu64 " threads=%u\n",
                wgd_schedule_name ((wgd_schedule)s), t->launches,
                t->dispatch.groups, t->dispatch.home_groups,
                t->dispatch.takeovers, t->dispatch.steals, t->dispatch.remote,
-               t->joins, t->fruitless_joins, num_threads);
+               t->joins, t->fruitless_joins, t->host_groups, num_threads);
     }
   fflush (out);
 }

@@ -177,6 +177,26 @@ free_workers (pt_workers *s, unsigned n)
   s->machine = NULL;
   s->domain_cpu_of = s->node_of = NULL;
   pt_pool_destroy (&s->pool);
+  pthread_mutex_destroy (&s->host_stats_lock);
+}
+
+/* Adds the application threads' counters to totals.  */
+static void
+add_host_stats (pt_workers *s, pts_sched_stats totals[WGD_NUM_SCHEDULES])
+{
+  pthread_mutex_lock (&s->host_stats_lock);
+  pts_add (totals, &s->host_stats);
+  pthread_mutex_unlock (&s->host_stats_lock);
+}
+
+void
+pt_workers_add_host_stats (pt_workers *s, pts_worker_stats *st)
+{
+  pts_mark_host (st);
+  pthread_mutex_lock (&s->host_stats_lock);
+  pts_add (s->host_stats.per_schedule, st);
+  pthread_mutex_unlock (&s->host_stats_lock);
+  memset (st, 0, sizeof (*st));
 }
 
 /* The topology and the placement of every worker, pinned or not, for
@@ -273,6 +293,8 @@ stop_workers (pt_workers *s, unsigned n,
       if (totals != NULL)
         pts_add (totals, &s->workers[i].runner.stats);
     }
+  if (totals != NULL)
+    add_host_stats (s, totals);
   free_workers (s, s->num_threads);
 }
 
@@ -324,6 +346,7 @@ pt_workers_start (pt_workers *s, cl_device_id dev, const pts_config *cfg)
                       pt_oversubscribed (s->num_threads), cfg->skip_claimed);
   if (err != CL_SUCCESS)
     return err;
+  pthread_mutex_init (&s->host_stats_lock, NULL);
 
   /* The margin for aligning local buffers is the one in-tree PoCL uses:
      pocl_setup_kernel_arg_array_with_locals may align each one up.  */
@@ -422,6 +445,7 @@ sum_stats (void *arg)
   stats_sum *a = arg;
   for (unsigned i = 0; i < a->s->num_threads; ++i)
     pts_add (a->totals, &a->s->workers[i].runner.stats);
+  add_host_stats (a->s, a->totals);
 }
 
 bool

@@ -68,6 +68,11 @@ struct pt_workers
   /* With POCL_AFFINITY=1 and a placement: domain_cpu_of, the CPU each
      worker pins itself to; else NULL.  */
   int *cpu_of;
+  /* The counters of application threads that ran work-groups
+     (pthread_host.h), added by pt_workers_add_host_stats: their runners
+     are theirs and outlive no call.  */
+  pthread_mutex_t host_stats_lock;
+  pts_worker_stats host_stats;
 };
 
 /* Starts num_threads = dev->max_compute_units workers.  */
@@ -85,12 +90,18 @@ bool pt_workers_domains (const pt_workers *s, unsigned first, unsigned count,
                          pt_domain d, cl_uint *start, cl_uint *size,
                          cl_uint *num);
 
-/* Stops and joins the workers, and adds their statistics to totals (if not
-   NULL) before freeing them.  Commands still queued are not run.  */
+/* Adds the counters of an application thread's runner to the workers'
+   (as host work-groups, pts_mark_host) and zeroes them; any thread.  */
+void pt_workers_add_host_stats (pt_workers *s, pts_worker_stats *st);
+
+/* Stops and joins the workers, and adds their statistics, and those of
+   application threads, to totals (if not NULL) before freeing them.
+   Commands still queued are not run.  */
 void pt_workers_stop (pt_workers *s,
                       pts_sched_stats totals[WGD_NUM_SCHEDULES]);
 
-/* Adds the running workers' statistics to totals once every worker is
+/* Adds the running workers' statistics, and those of application
+   threads, to totals once every worker is
    idle (pt_pool_when_idle, waiting up to wait_ms), leaving them running;
    false if some were still busy.  */
 bool pt_workers_stats_if_idle (pt_workers *s,

@@ -4,7 +4,8 @@
 #   - a value not accepted gets exactly one warning naming it and the
 #     accepted values, and the default is used; kernels stay correct;
 #   - POCL_PTHREAD_STATS=1 prints the counters at exit, and they add up
-#     (cl_hello: one launch of 1024 work-groups).
+#     (cl_hello: one launch of 1024 work-groups, none of them run by the
+#     application thread: it is above POCL_PTHREAD_HOST_GROUPS).
 set -u
 hello=$1 exactly_once=$2
 fails=0
@@ -57,14 +58,18 @@ steals=$(stat_field "$line" steals)
 cross=$(stat_field "$line" cross-node)
 joins=$(stat_field "$line" joins)
 fruitless=$(stat_field "$line" fruitless-joins)
+host=$(stat_field "$line" host)
 threads=$(stat_field "$line" threads)
 [ "$sched" = static ] && [ "$launches" = 1 ] && [ "$groups" = 1024 ] ||
   fail "the default is not static, or the counts are off: $line"
 if is_count "$home" "$takeovers" "$steals" "$cross" "$joins" "$fruitless" \
-     "$threads"; then
+     "$host" "$threads"; then
   [ "$home" -le 1024 ] && [ "$cross" -le $((takeovers + steals)) ] &&
     [ "$joins" -ge 1 ] && [ "$fruitless" -le "$joins" ] ||
     fail "home work-groups, cross-node steals, joins or fruitless joins do not add up: $line"
+  # 1024 work-groups: above POCL_PTHREAD_HOST_GROUPS' default of 64.
+  [ "$host" = 0 ] ||
+    fail "the application thread ran work-groups of a launch above the limit: $line"
   [ "$threads" -ge 1 ] || fail "the pool has no threads: $line"
 else
   fail "a counter is missing or not a number: $line"

@@ -1,7 +1,7 @@
 /* host_run.c - an application thread waiting in clFinish runs a small
    launch itself when no worker can (pthread_host.h).
 
-   Usage: host_run expect-host|expect-wait|expect-domain
+   Usage: host_run expect-host|expect-wait|expect-domain|expect-ooo
    Every worker is first made busy: a launch of one work-group per thread
    (local size 1) whose work-groups count themselves in and then wait for
    a flag the program sets at the end.  A worker stuck in one of them can
@@ -24,7 +24,14 @@
      - expect-domain: thread 1's queue is on a sub-device made by NUMA
        affinity domain (one node here: all compute units), whose
        work-groups must keep to the domain's CPUs: it waits for the
-       watchdog, while thread 2 (root device) runs its own.
+       watchdog, while thread 2 (root device) runs its own;
+     - expect-ooo: thread 1's queue is out of order, and it enqueues,
+       after its launch of one work-group, launches of 4 and 16
+       work-groups that count each work-item's runs; it waits for the
+       last with clWaitForEvents, then for the rest with clFinish: it runs
+       all three launches itself, and every work-item ran exactly once.
+   Which thread ran how many work-groups is the `host` field of
+   POCL_PTHREAD_STATS; check_host_run.sh checks it.
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -52,7 +59,16 @@ static const char *source
       "  int q = 7 / d;\n"
       "  out[0] = a + b;\n"
       "  out[1] = (float)q;\n"
+      "}\n"
+      "__kernel void count (__global int *hits)\n"
+      "{\n"
+      "  atomic_inc (&hits[get_global_id (0)]);\n"
       "}\n";
+
+/* expect-ooo: the counted launches' sizes (local size 1), one after the
+   other in the hits buffer.  */
+#define OOO_FIRST 4
+#define OOO_SECOND 16
 
 /* The flag the busy work-groups wait for, and how many are in: host
    memory the kernels use directly (CL_MEM_USE_HOST_PTR).  */
@@ -80,12 +96,42 @@ typedef struct
 {
   cltest_env *e;
   cl_kernel small;
+  cl_kernel count;    /* expect-ooo, else NULL: an out-of-order queue */
   int ran_nearest;    /* the sum was rounded to nearest */
   int env_kept;       /* rounding mode and MXCSR unchanged afterwards */
   int returned_early; /* clFinish returned before the watchdog fired */
+  int hits_once;      /* expect-ooo: every counted work-item ran once */
   cl_command_queue q;
-  cl_mem out; /* read once the workers are free: reads are theirs */
+  cl_mem out;  /* read once the workers are free: reads are theirs */
+  cl_mem hits; /* expect-ooo: over `hits` */
 } small_run;
+
+/* expect-ooo: the counters, host memory the kernels use directly (no
+   fill or read: those commands would be the busy workers').  */
+static _Alignas (64) volatile int hits[OOO_FIRST + OOO_SECOND];
+
+/* expect-ooo: the counted launches, after the small one, on s's
+   out-of-order queue; waits for the second with clWaitForEvents.  */
+static void
+run_counted (small_run *s)
+{
+  cl_int err;
+  s->hits = clCreateBuffer (s->e->ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                            sizeof (hits), (void *)hits, &err);
+  CL_OK (err);
+  CL_OK (clSetKernelArg (s->count, 0, sizeof (s->hits), &s->hits));
+  size_t off = 0, g = OOO_FIRST, one = 1;
+  cl_event second;
+  CL_OK (clEnqueueNDRangeKernel (s->q, s->count, 1, &off, &g, &one, 0, NULL,
+                                 NULL));
+  off = OOO_FIRST;
+  g = OOO_SECOND;
+  CL_OK (clEnqueueNDRangeKernel (s->q, s->count, 1, &off, &g, &one, 0, NULL,
+                                 &second));
+  CL_OK (clFlush (s->q));
+  CL_OK (clWaitForEvents (1, &second));
+  CL_OK (clReleaseEvent (second));
+}
 
 /* One launch of `small` on a queue of its own, waited for with clFinish
    under downward rounding and flush-to-zero.  */
@@ -94,8 +140,10 @@ run_small (void *arg)
 {
   small_run *s = arg;
   cl_int err;
-  cl_command_queue q
-      = clCreateCommandQueueWithProperties (s->e->ctx, s->e->dev, NULL, &err);
+  cl_queue_properties ooo[]
+      = { CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0 };
+  cl_command_queue q = clCreateCommandQueueWithProperties (
+      s->e->ctx, s->e->dev, s->count != NULL ? ooo : NULL, &err);
   CL_OK (err);
   cl_mem out = clCreateBuffer (s->e->ctx, CL_MEM_READ_WRITE,
                                2 * sizeof (float), NULL, &err);
@@ -113,12 +161,14 @@ run_small (void *arg)
   _mm_setcsr (csr);
   CL_OK (clEnqueueNDRangeKernel (q, s->small, 1, NULL, &one, &one, 0, NULL,
                                  NULL));
+  s->q = q;
+  if (s->count != NULL)
+    run_counted (s);
   CL_OK (clFinish (q));
   s->returned_early = !atomic_load (&watchdog_fired);
   s->env_kept = fegetround () == FE_DOWNWARD && _mm_getcsr () == csr;
   fesetround (FE_TONEAREST);
   _mm_setcsr (csr & ~0x8040u);
-  s->q = q;
   s->out = out;
   return NULL;
 }
@@ -131,6 +181,20 @@ read_small (small_run *s)
   CL_OK (clEnqueueReadBuffer (s->q, s->out, CL_TRUE, 0, sizeof (res), res, 0,
                               NULL, NULL));
   s->ran_nearest = res[0] == 1.0f + 0x1p-23f;
+  if (s->hits != NULL)
+    {
+      s->hits_once = 1;
+      for (size_t i = 0; i < OOO_FIRST + OOO_SECOND; ++i)
+        if (hits[i] != 1)
+          {
+            fprintf (stderr,
+                     "work-item %zu of the counted launches ran %d "
+                     "times\n",
+                     i, hits[i]);
+            s->hits_once = 0;
+          }
+      CL_OK (clReleaseMemObject (s->hits));
+    }
   CL_OK (clReleaseMemObject (s->out));
   CL_OK (clReleaseCommandQueue (s->q));
 }
@@ -140,13 +204,16 @@ main (int argc, char **argv)
 {
   if (argc != 2
       || (strcmp (argv[1], "expect-host") && strcmp (argv[1], "expect-wait")
-          && strcmp (argv[1], "expect-domain")))
+          && strcmp (argv[1], "expect-domain")
+          && strcmp (argv[1], "expect-ooo")))
     {
-      fprintf (stderr, "usage: %s expect-host|expect-wait|expect-domain\n",
+      fprintf (stderr,
+               "usage: %s expect-host|expect-wait|expect-domain|expect-ooo\n",
                argv[0]);
       return 2;
     }
-  int expect_host = strcmp (argv[1], "expect-host") == 0;
+  int expect_ooo = strcmp (argv[1], "expect-ooo") == 0;
+  int expect_host = expect_ooo || strcmp (argv[1], "expect-host") == 0;
   int expect_domain = strcmp (argv[1], "expect-domain") == 0;
   cltest_env e;
   cltest_open (&e, source, NULL);
@@ -154,6 +221,7 @@ main (int argc, char **argv)
   cl_kernel busy = cltest_kernel (&e, "busy");
   cl_kernel small1 = cltest_kernel (&e, "small");
   cl_kernel small2 = cltest_kernel (&e, "small");
+  cl_kernel count = expect_ooo ? cltest_kernel (&e, "count") : NULL;
   cl_mem bflag = cltest_buffer (&e, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
                                 sizeof (flag), (void *)flag);
   cl_mem bin = cltest_buffer (&e, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
@@ -191,14 +259,10 @@ main (int argc, char **argv)
 
   /* Two application threads at once; one of them with a stack too small
      for a kernel when expecting a wait.  */
-  small_run s1 = { expect_domain ? &sub : &e,
-                   expect_domain ? small_sub : small1,
-                   0,
-                   0,
-                   0,
-                   NULL,
-                   NULL },
-            s2 = { &e, small2, 0, 0, 0, NULL, NULL };
+  small_run s1 = { .e = expect_domain ? &sub : &e,
+                   .small = expect_domain ? small_sub : small1,
+                   .count = count },
+            s2 = { .e = &e, .small = small2 };
   pthread_attr_t attr;
   pthread_attr_init (&attr);
   if (!expect_host && !expect_domain)
@@ -216,14 +280,20 @@ main (int argc, char **argv)
   read_small (&s1);
   read_small (&s2);
 
-  printf ("workers busy: %u; thread 1: early %d nearest %d env kept %d; "
+  printf ("workers busy: %u; thread 1: early %d nearest %d env kept %d%s; "
           "thread 2: early %d nearest %d env kept %d\n",
           cus, s1.returned_early, s1.ran_nearest, s1.env_kept,
+          !expect_ooo    ? ""
+          : s1.hits_once ? " counted once 1"
+                         : " counted once 0",
           s2.returned_early, s2.ran_nearest, s2.env_kept);
   CHECK (s1.ran_nearest && s2.ran_nearest,
          "a kernel ran with the application's rounding mode");
   CHECK (s1.env_kept && s2.env_kept,
          "an application thread's rounding mode or MXCSR changed");
+  if (expect_ooo)
+    CHECK (s1.hits_once, "a work-item of the out-of-order queue's launches "
+                         "did not run exactly once");
   if (expect_host)
     CHECK (s1.returned_early && s2.returned_early,
            "clFinish waited for the workers: the application threads did "
@@ -242,6 +312,8 @@ main (int argc, char **argv)
   CL_OK (clReleaseKernel (busy));
   CL_OK (clReleaseKernel (small1));
   CL_OK (clReleaseKernel (small2));
+  if (count != NULL)
+    CL_OK (clReleaseKernel (count));
   if (expect_domain)
     {
       CL_OK (clReleaseKernel (small_sub));
