@@ -172,7 +172,9 @@ bool
 pt_host_help (pt_workers *s, size_t stack_need, cl_command_queue cq,
               cl_event ev)
 {
-  if (s->config.host_groups == 0 || !stack_fits (stack_need))
+  /* Nothing small queued or listed: wait without taking the pool lock
+     (H1 of pthread_pool.c).  */
+  if (!pt_pool_host_work (&s->pool) || !stack_fits (stack_need))
     return false;
   /* Out of memory for our buffers: the workers do it all.  */
   pt_runner *r = host_runner_get (&s->env);

@@ -33,6 +33,18 @@
       (pt_pool_take_command_if), never left queued because w took another
       device's command instead.
 
+   H1 (the application threads' hint)  host_work counts the queued NDRange
+      commands and the listed launches of at most host_groups work-groups.
+      It changes under the lock only, with the append or removal of each
+      such item (whose size never changes), so under the lock it is exact.
+      Application threads read it without the lock (pt_pool_host_work)
+      before they look for work they may run.  A 0 read while an item is
+      being pushed makes the thread wait instead of run it, which loses
+      nothing: the push has provided for the item (P1-P3).  A stale
+      nonzero costs one lock hold that finds nothing.  So a thread waiting
+      for a big launch, or for a command that is no launch, never takes
+      the pool lock.
+
    The flags P1-P3 speak of are mirrored by the bitmaps idle_bits (either
    flag) and spin_bits (`spinning`), which are what pushers search
    (pthread_pool.h).  Flags and bits change together, in pt_idle_set,
@@ -95,6 +107,44 @@ pt_pool_init (pt_pool *p, unsigned num_threads, uint64_t spin_ns,
   for (unsigned i = 0; i < p->num_threads; ++i)
     atomic_init (&p->idle[i].kick, 0);
   return CL_SUCCESS;
+}
+
+void
+pt_pool_count_host_work (pt_pool *p, uint64_t max_groups)
+{
+  p->host_groups = max_groups;
+}
+
+/* Whether cmd counts in host_work (H1).  */
+static bool
+host_command (const pt_pool *p, const _cl_command_node *cmd)
+{
+  if (p->host_groups == 0 || cmd->type != CL_COMMAND_NDRANGE_KERNEL)
+    return false;
+  const struct pocl_context *pc = &cmd->command.run.pc;
+  uint64_t groups
+      = (uint64_t)pc->num_groups[0] * pc->num_groups[1] * pc->num_groups[2];
+  return groups <= p->host_groups;
+}
+
+/* Whether l counts in host_work (H1).  */
+static bool
+host_launch (const pt_pool *p, const pt_pool_launch *l)
+{
+  return p->host_groups > 0 && l->dispatch->num_groups <= p->host_groups;
+}
+
+/* Adds delta to host_work if `counts`.  Under the lock (H1).  */
+static void
+host_work_add (pt_pool *p, bool counts, int delta)
+{
+  if (!counts)
+    return;
+  /* relaxed: only lock holders write it, and readers without the lock
+     take it as a hint (H1).  */
+  unsigned n = atomic_load_explicit (&p->host_work, memory_order_relaxed);
+  atomic_store_explicit (&p->host_work, n + (unsigned)delta,
+                         memory_order_relaxed);
 }
 
 void
@@ -225,6 +275,7 @@ pt_pool_push_command (pt_pool *p, _cl_command_node *cmd)
 
   pthread_mutex_lock (&p->lock);
   DL_APPEND (p->commands, cmd);
+  host_work_add (p, host_command (p, cmd), 1);
   /* One worker suffices for a command: take one idle worker of the
      device (P2, P3), a spinner if there is one: it answers at once,
      where a sleeper takes a futex wake-up.  If none is idle, the busy
@@ -246,6 +297,7 @@ pt_pool_push_launch (pt_pool *p, pt_pool_launch *l)
   l->seq = ++p->launch_seq;
   l->wake_cursor = 0;
   DL_APPEND (p->launches, l);
+  host_work_add (p, host_launch (p, l), 1);
   /* Nobody is kicked: the pusher joins the launch and wakes helpers
      (pt_pool_wake_helpers); busy workers search before going idle (P1).  */
   pthread_mutex_unlock (&p->lock);
@@ -310,6 +362,7 @@ pt_pool_unlink_launch (pt_pool *p, pt_pool_launch *l)
 {
   pthread_mutex_lock (&p->lock);
   DL_DELETE (p->launches, l);
+  host_work_add (p, host_launch (p, l), -1);
   pthread_mutex_unlock (&p->lock);
   /* The list's reference; the caller holds another, so this is never the
      last.  */
@@ -360,6 +413,7 @@ take_command (pt_pool *p, unsigned index)
     if (serves (p, index, cmd->device))
       {
         DL_DELETE (p->commands, cmd);
+        host_work_add (p, host_command (p, cmd), -1);
         return cmd;
       }
   }
@@ -377,6 +431,7 @@ take_this_command (pt_pool *p, const _cl_command_node *cmd)
     if (c == cmd)
       {
         DL_DELETE (p->commands, c);
+        host_work_add (p, host_command (p, c), -1);
         return c;
       }
   }
@@ -395,6 +450,7 @@ pt_pool_take_command_if (pt_pool *p,
     if (match (cmd, arg))
       {
         DL_DELETE (p->commands, cmd);
+        host_work_add (p, host_command (p, cmd), -1);
         found = cmd;
         break;
       }

@@ -100,13 +100,20 @@ typedef struct
   pt_pool_launch *launches;   /* launches with work-groups to claim */
   uint64_t launch_seq;        /* the last seq handed out */
   bool shutdown;
+  /* The queued NDRange commands and listed launches of at most
+     host_groups work-groups: what an application thread may run
+     (pthread_host.h).  Changed under the lock only; read without it, as a
+     hint (H1 of pthread_pool.c).  */
+  _Atomic unsigned host_work;
 
   /* Set by pt_pool_init, read-only afterwards.  */
   alignas (WGD_CACHELINE) unsigned num_threads;
   uint64_t spin_ns;    /* POCL_PTHREAD_SPIN_US, in ns; 0: no spinning */
   bool oversubscribed; /* more threads than allowed CPUs: spinners yield */
   bool skip_claimed;   /* POCL_PTHREAD_SKIP_CLAIMED */
-  pt_idle *idle;       /* num_threads of them */
+  uint64_t
+      host_groups; /* POCL_PTHREAD_HOST_GROUPS (pt_pool_count_host_work) */
+  pt_idle *idle;   /* num_threads of them */
   /* Bit i % 64 of word i / 64 is set iff worker i is idle:
      idle[i].spinning || idle[i].sleeping.  Under the pool lock (the
      pointer is set by pt_pool_init).  pt_idle_set is the one way to
@@ -157,6 +164,21 @@ typedef struct
 /* Sets up the queues for num_threads workers (no threads are started).  */
 cl_int pt_pool_init (pt_pool *p, unsigned num_threads, uint64_t spin_ns,
                      bool oversubscribed, bool skip_claimed);
+
+/* Counts work application threads may run in host_work: NDRange commands
+   and launches of at most max_groups work-groups (0, the default: none).
+   Before anything is pushed.  */
+void pt_pool_count_host_work (pt_pool *p, uint64_t max_groups);
+
+/* Whether something counted in host_work may be queued or listed: a hint,
+   read without the lock (H1); an application thread that reads false
+   waits for the workers instead of taking the lock in vain.  */
+static inline bool
+pt_pool_host_work (pt_pool *p)
+{
+  /* relaxed: a hint; whatever it finds is taken under the lock.  */
+  return atomic_load_explicit (&p->host_work, memory_order_relaxed) > 0;
+}
 
 /* Frees what pt_pool_init made; the workers must have left.  */
 void pt_pool_destroy (pt_pool *p);

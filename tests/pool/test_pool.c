@@ -76,6 +76,16 @@
                     spinner, which answers a kick at once, went on
                     spinning.  Now a push takes a spinner first.
 
+   And one of the application threads' hint (H1 of pthread_pool.c):
+
+   host_work        host_work counts exactly the queued NDRange commands
+                    and listed launches of at most host_groups (here 64)
+                    work-groups, through every way in and out: a worker's
+                    take, the take of the command it was woken for, an
+                    application thread's take, a launch's unlink.  Bigger
+                    launches and other commands never count; with
+                    host_groups 0 (host runs off) nothing does.
+
    Every test ends by checking that idle_bits and spin_bits still equal
    the flags (pool_destroy).
 
@@ -604,6 +614,110 @@ test_push_prefers_spinner (void)
   pool_destroy (&p);
 }
 
+/* An NDRange command of root with `groups` work-groups (0: a command
+   that is no launch).  */
+static void
+command_init (_cl_command_node *c, uint32_t groups)
+{
+  memset (c, 0, sizeof (*c));
+  c->device = &root;
+  if (groups == 0)
+    return;
+  c->type = CL_COMMAND_NDRANGE_KERNEL;
+  c->command.run.pc.num_groups[0] = groups;
+  c->command.run.pc.num_groups[1] = 1;
+  c->command.run.pc.num_groups[2] = 1;
+}
+
+static unsigned
+host_work (pt_pool *p)
+{
+  return atomic_load_explicit (&p->host_work, memory_order_relaxed);
+}
+
+static bool
+take_any (const _cl_command_node *cmd, void *arg)
+{
+  (void)cmd;
+  (void)arg;
+  return true;
+}
+
+static void
+host_work_case (uint64_t host_groups)
+{
+  const bool on = host_groups > 0;
+  pt_pool p;
+  pool_init (&p, 4);
+  pt_pool_count_host_work (&p, host_groups);
+  /* 64 work-groups as 8 x 8 x 1, and 65: the limit and just above.  */
+  _cl_command_node small, limit, big, copy;
+  command_init (&small, 1);
+  command_init (&limit, 8);
+  limit.command.run.pc.num_groups[1] = 8;
+  command_init (&big, 65);
+  command_init (&copy, 0);
+  pt_pool_push_command (&p, &big);
+  pt_pool_push_command (&p, &copy);
+  CHECK (host_work (&p) == 0 && !pt_pool_host_work (&p),
+         "host_groups %lu: a launch of 65 work-groups and a command that is "
+         "no launch counted %u",
+         (unsigned long)host_groups, host_work (&p));
+  /* Worker 1 asleep: the next push takes it for `small`.  */
+  set_idle (&p, 1, false, true);
+  pt_pool_push_command (&p, &small);
+  pt_pool_push_command (&p, &limit);
+  CHECK (host_work (&p) == (on ? 2u : 0u) && pt_pool_host_work (&p) == on,
+         "host_groups %lu: after commands of 1 and 64 work-groups, "
+         "host_work is %u",
+         (unsigned long)host_groups, host_work (&p));
+  /* Worker 1 takes what it was woken for (small, P5); worker 0 the oldest
+     (big), then copy, then limit.  */
+  pt_work w;
+  CHECK (pt_pool_wait (&p, 1, 0, &w) && w.command == &small
+             && host_work (&p) == (on ? 1u : 0u),
+         "host_groups %lu: worker 1 took %p for small, host_work %u",
+         (unsigned long)host_groups, (void *)w.command, host_work (&p));
+  CHECK (pt_pool_wait (&p, 0, 0, &w) && w.command == &big
+             && host_work (&p) == (on ? 1u : 0u),
+         "host_groups %lu: taking the big command changed host_work to %u",
+         (unsigned long)host_groups, host_work (&p));
+  CHECK (pt_pool_wait (&p, 0, 0, &w) && w.command == &copy,
+         "worker 0 did not take the second command");
+  CHECK (pt_pool_take_command_if (&p, take_any, NULL) == &limit
+             && host_work (&p) == 0 && !pt_pool_host_work (&p),
+         "host_groups %lu: after an application thread took the last "
+         "command, host_work is %u",
+         (unsigned long)host_groups, host_work (&p));
+  /* Launches: 64 work-groups count, 65 do not.  */
+  pt_pool_launch l64, l65;
+  launch_init (&p, &l64, 0, 4, 64);
+  launch_init (&p, &l65, 0, 4, 65);
+  CHECK (host_work (&p) == (on ? 1u : 0u),
+         "host_groups %lu: launches of 64 and 65 work-groups listed, "
+         "host_work is %u",
+         (unsigned long)host_groups, host_work (&p));
+  launch_destroy (&p, &l65);
+  CHECK (host_work (&p) == (on ? 1u : 0u),
+         "host_groups %lu: unlinking the launch of 65 changed host_work to "
+         "%u",
+         (unsigned long)host_groups, host_work (&p));
+  launch_destroy (&p, &l64);
+  CHECK (host_work (&p) == 0,
+         "host_groups %lu: no launch listed, host_work is %u",
+         (unsigned long)host_groups, host_work (&p));
+  printf ("host_work: host_groups %lu: counted as it should\n",
+          (unsigned long)host_groups);
+  pool_destroy (&p);
+}
+
+static void
+test_host_work (void)
+{
+  host_work_case (64);
+  host_work_case (0);
+}
+
 static void
 on_alarm (int sig)
 {
@@ -627,6 +741,7 @@ static const struct
   { "helpers_scan", test_helpers_scan },
   { "push_scan", test_push_scan },
   { "push_prefers_spinner", test_push_prefers_spinner },
+  { "host_work", test_host_work },
 };
 
 int

@@ -26,12 +26,30 @@ struct _cl_device_id
 };
 typedef struct _cl_device_id *cl_device_id;
 
+typedef uint32_t cl_command_type;
+#define CL_COMMAND_NDRANGE_KERNEL 0x11F0
+
+/* A launch's work-group counts, all the pool reads of it.  */
+struct pocl_context
+{
+  uint32_t num_groups[3];
+};
+
 /* A queued command: the pool links it into its FIFO (prev, next, see
-   utlist.h) and reads the device it is for.  */
+   utlist.h) and reads the device it is for, its type and, of an NDRange
+   command, its work-group counts (H1 of pthread_pool.c).  */
 typedef struct _cl_command_node _cl_command_node;
 struct _cl_command_node
 {
   cl_device_id device;
+  cl_command_type type;
+  union
+  {
+    struct
+    {
+      struct pocl_context pc;
+    } run;
+  } command;
   _cl_command_node *next;
   _cl_command_node *prev;
 };
