@@ -162,9 +162,15 @@ class Bench:
 
     def pocl_env(self, variant, threads, extra=None):
         """variant: 'stock', 'guided' or 'static' (ours), on the main build,
-        or 'stock@V' or 'static@V' on another version V."""
+        or 'stock@V' or 'static@V' on another version V; 'static-nohost' is
+        ours static with host runs off (POCL_PTHREAD_HOST_GROUPS=0)."""
         env = dict(os.environ)
         variant, _, version = variant.partition("@")
+        # Host runs at their default unless the variant turns them off.
+        env.pop("POCL_PTHREAD_HOST_GROUPS", None)
+        if variant == "static-nohost":
+            variant = "static"
+            env["POCL_PTHREAD_HOST_GROUPS"] = "0"
         prefix = "stock" if variant == "stock" else "ours"
         root = os.path.join(self.build, "prefix")
         if version:
@@ -280,12 +286,15 @@ class Bench:
                        "waited for with clFinish each time; microseconds per launch, the median of %d "
                        "batches of %d launches, then the median over rounds. `omp static` is libgomp's "
                        "`parallel for schedule(static)` over the same number of empty iterations: the "
-                       "floor a thread pool can reach.\n" % (self.batches, self.launches))
+                       "floor a thread pool can reach. `host runs off` is ours static with "
+                       "POCL_PTHREAD_HOST_GROUPS=0: the application thread in clFinish only waits, as "
+                       "before it ran small launches itself (at most 64 work-groups by default).\n"
+                       % (self.batches, self.launches))
         rows, csv_rows = [], []
         # Stock and ours (static) on each other PoCL version too, so that the
         # ratio is there against the version a user would replace.
         others = list(self.others)
-        variants = ["stock", "guided", "static", "omp"]
+        variants = ["stock", "guided", "static", "static-nohost", "omp"]
         for v in others:
             variants += ["stock@" + v, "static@" + v]
         for t in self.threads:
@@ -308,6 +317,7 @@ class Bench:
                 base, _, version = v.partition("@")
                 name = {"stock": "stock PoCL %s" % (version or self.main_version),
                         "guided": "guided (ours)", "omp": "omp static",
+                        "static-nohost": "static (ours, host runs off)",
                         "static": "static (ours%s)" % (", PoCL " + version if version else "")}[base]
                 rows.append([t, name] + ["%.2f" % res[v][g] for g in SIZES])
                 csv_rows.append([t, v] + ["%.3f" % res[v][g] for g in SIZES])
@@ -315,6 +325,10 @@ class Bench:
                 at = "@" + version if version else ""
                 ratio = ["%.2f" % (res["static" + at][g] / res["stock" + at][g]) for g in SIZES]
                 rows.append([t, "static / stock" + (" (PoCL %s)" % version if version else "")] + ratio)
+            rows.append([t, "static / host runs off"]
+                        + ["%.2f" % (res["static"][g] / res["static-nohost"][g]) for g in SIZES])
+            rows.append([t, "static / omp static"]
+                        + ["%.2f" % (res["static"][g] / res["omp"][g]) for g in SIZES])
         self.table(["threads", "schedule"] + ["1 WG" if g == 1 else str(g) for g in SIZES], rows)
         self.write_csv("launch.csv", ["threads", "variant"] + [str(g) for g in SIZES], csv_rows)
         with open(os.path.join(self.out, "launch.dat"), "w") as f:
@@ -358,7 +372,7 @@ class Bench:
             "the steps after it). `marker` = clEnqueueMarkerWithWaitList + clFinish, PoCL's floor for "
             "a command waited for (no work-groups). Profiling itself costs a little, so `total` is "
             "above section 1's figure.\n" % n)
-        variants = ["static", "stock"]
+        variants = ["static", "static-nohost", "stock"]
         rows = []
         csv_rows = []
         for t in self.threads:
@@ -382,7 +396,8 @@ class Bench:
                 for s in self.BREAKDOWN_STEPS:
                     vals = [r[s] for r in got[c] if r[s] is not None]
                     med[s] = statistics.median(vals) if vals else None
-                name = {"static": "ours (static)", "stock": "stock PoCL %s" % self.main_version}[v]
+                name = {"static": "ours (static)", "static-nohost": "ours (static, host runs off)",
+                        "stock": "stock PoCL %s" % self.main_version}[v]
                 rows.append([t, name, g] + ["-" if med[s] is None else "%.2f" % med[s]
                                             for s in self.BREAKDOWN_STEPS])
                 csv_rows.append([t, v, g] + ["" if med[s] is None else "%.3f" % med[s]
