@@ -28,7 +28,21 @@
    deeper tree); HAS_WORK 0: pt_pool_wake_helpers considers the first G
    workers instead of those whose block has work (wgd_thread_has_work),
    as it did before; SPURIOUS n: each worker may wake up spuriously n
-   times.
+   times; HOST 1: an application thread helps (pthread_host.c), below.
+
+   With HOST, an application thread waiting for the commands (clFinish)
+   first runs what it may, as pt_host_help does, until a help finds
+   nothing: the NDRange command, if it is still queued at the head (it
+   is pushed first), which it takes off the queue (pt_pool_take_command_if)
+   and runs as the launch's guest, claiming before it publishes the launch
+   (pt_kernel_host_run: a launch its first claim empties is never
+   published, and nobody is woken for it); else the published launch, if
+   work-groups are left, which it joins as a guest
+   (pt_pool_join_launch_if, pt_launch_host_join).  A guest has no block
+   of its own: it takes over or steals, and with STEAL 0 gets nothing.  A
+   help may also find nothing at any time: the hint host_work read 0 (H1
+   of pthread_pool.c), or the thread's stack is too small.  Plain
+   commands are never the thread's (it runs NDRange commands only).
 
    Checked, for every interleaving:
    - no lost wake-up (P1, P3): no invalid end state, i.e. never a queued
@@ -92,6 +106,11 @@
    - commands are all for the one device, and there is one launch (so
      gave_up_seq is a flag).
 
+   Found by this model's HOST configurations: nothing; a mutant whose
+   application thread publishes without waking helpers hangs with STEAL 0
+   (an invalid end state), as it must.  W=3 with HOST exceeds 4 GB in
+   the non-progress search and is not run.
+
    Not modelled: sub-devices and their overlapping thread ranges, more
    than one launch in the list, PoCL's events and queues, memory ordering
    (the pool lock orders all that matters; `kick` and `unclaimed` are
@@ -134,6 +153,12 @@
 #ifndef SPURIOUS
 #define SPURIOUS 0
 #endif
+#ifndef HOST
+#define HOST 0
+#endif
+#if HOST && !L
+#error "HOST needs the NDRange command (L 1): plain commands are not the host's"
+#endif
 #if L && G < 1
 #error "a launch of no work-groups completes at once, without the pool"
 #endif
@@ -164,9 +189,12 @@ bit waiting[W];      /* in pthread_cond_wait: the lock is released */
 bit gave_up[W];      /* gave_up_seq == the launch's seq */
 
 /* The launch */
+bit published;       /* pushed to the list (once); unpublished, nobody
+                        else can see it (HOST) */
 bit linked;          /* in the pool's list, under the lock */
 byte cursor;         /* wake_cursor, under the lock */
-byte blk[W];         /* work-groups left in each thread's block */
+byte blk[W + 1];     /* work-groups left in each thread's block; the
+                        guest's (index W, HOST) is always empty */
 byte unclaimed;      /* atomic: lags behind blk (W5) */
 byte refs;
 bit freed;
@@ -245,9 +273,11 @@ inline claim ()
     if
     :: blk[me] > 0 -> blk[me]--; got = 1
     :: else ->
+       /* the others' blocks, from the next one on; a guest (me == W)
+          looks at all of them */
        x = 1;
        do
-       :: (STEAL && x < W) ->
+       :: (STEAL && x <= W) ->
           y = (me + x) % W;
           if
           :: blk[y] > 0 -> blk[y]--; got = 1; break
@@ -273,17 +303,21 @@ inline claim ()
 }
 
 /* retire_launch: the last claimer takes it out of the list and drops the
-   list's reference.  */
+   list's reference; a launch never published (HOST) is in no list.  */
 inline retire ()
 {
-  atomic {
-    lock == 0 ->
-    assert (linked && !freed);
-    linked = 0;
-    unlinks++;
-    last = 0
-  };
-  release ()
+  if
+  :: published ->
+     atomic {
+       lock == 0 ->
+       assert (linked && !freed);
+       linked = 0;
+       unlinks++;
+       last = 0
+     };
+     release ()
+  :: else -> last = 0
+  fi
 }
 
 /* pt_pool_wake_helpers (l, FANOUT), called by a joiner after its first
@@ -323,6 +357,40 @@ inline wake_helpers ()
      i++
   :: else -> i = 0; break
   od
+}
+
+/* The rest of pt_launch_participate, with a work-group claimed (got):
+   run it, claim the next, until a claim fails; the one that finishes the
+   last work-group completes the launch (wgd_finish); then drop our
+   reference.  */
+inline run_claimed ()
+{
+  do
+  :: got ->
+progress_unit:
+     atomic { units++; done++; got = 0 };
+     claim ();
+     if
+     :: last -> retire ()
+     :: else -> skip
+     fi
+  :: else -> break
+  od;
+  /* wgd_finish: the one that finishes the last work-group completes */
+  atomic {
+    finished = finished + done;
+    done = 0;
+    assert (finished <= G);
+    if
+    :: finished == G ->
+       assert (units == G && unclaimed == 0);
+       ndr_done = 1;
+       ran[NDR]++;
+       completed++
+    :: else -> skip
+    fi
+  };
+  release ();
 }
 
 /* The search of the idle loop, one pass, with the lock held (P1: what
@@ -431,6 +499,7 @@ launch:
   atomic {
     lock == 0 ->
     refs = 2;      /* the list's and ours */
+    published = 1;
     linked = 1;
     cursor = 0     /* nobody kicked: we wake helpers */
   };
@@ -461,32 +530,7 @@ join:
      fi
   fi;
 
-  do
-  :: got ->
-progress_unit:
-     atomic { units++; done++; got = 0 };
-     claim ();
-     if
-     :: last -> retire ()
-     :: else -> skip
-     fi
-  :: else -> break
-  od;
-  /* wgd_finish: the one that finishes the last work-group completes */
-  atomic {
-    finished = finished + done;
-    done = 0;
-    assert (finished <= G);
-    if
-    :: finished == G ->
-       assert (units == G && unclaimed == 0);
-       ndr_done = 1;
-       ran[NDR]++;
-       completed++
-    :: else -> skip
-    fi
-  };
-  release ();
+  run_claimed ();
   worked = 1;
 
 back:
@@ -505,6 +549,100 @@ leave:
   atomic { exited++; c = 0 }
 }
 
+#if HOST
+/* The application thread's helps (pt_host_help), then it is done (the
+   host's wait for completion is init's).  */
+proctype app ()
+{
+  byte c, done, i, n, k;
+  byte mask;
+  bit got, last;
+  byte me = W;  /* guest 0: the index past the device's threads */
+
+help:
+  if
+  :: skip -> goto leave  /* nothing it may run, or the hint read 0 */
+  :: atomic {
+       lock == 0 -> lock = 1;
+       if
+       :: (taken < pushed && q[taken] == NDR) ->
+          taken++;
+          lock = 0;
+          goto own
+       :: (linked && unclaimed > 0) ->
+          assert (!freed);
+          refs++;
+          lock = 0;
+          goto join
+       :: else -> lock = 0; goto leave
+       fi
+     }
+  fi;
+
+own:
+  /* pt_kernel_host_run: deal the blocks, claim before anyone can see the
+     launch */
+  skip;
+  d_step {
+    x = 0;
+    do
+    :: x < W -> blk[x] = BLOCK (x); x++
+    :: else -> break
+    od;
+    unclaimed = G;
+    refs = 1       /* ours */
+  };
+  claim ();
+  if
+  :: got && last -> skip  /* it took everything: never published */
+  :: else ->
+     atomic {
+       lock == 0 ->
+       refs = 2;   /* the list's and ours */
+       published = 1;
+       linked = 1;
+       cursor = 0
+     };
+     wake_helpers ();
+     if
+     :: !got -> release (); goto help  /* STEAL 0: the owners run it */
+     :: else -> skip
+     fi
+  fi;
+  assert (!ndr_done);
+  run_claimed ();
+  goto help;
+
+join:
+  /* pt_launch_host_join: participate as a guest */
+  claim ();
+  if
+  :: !got ->
+     if
+     :: unclaimed > 0 -> wake_helpers ()
+     :: else -> skip
+     fi;
+     release ();
+     goto leave
+  :: else -> skip
+  fi;
+  assert (!ndr_done);
+  if
+  :: last -> retire ()
+  :: else ->
+     if
+     :: unclaimed > 0 -> wake_helpers ()
+     :: else -> skip
+     fi
+  fi;
+  run_claimed ();
+  goto help;
+
+leave:
+  atomic { exited++; c = 0 }
+}
+#endif
+
 init
 {
   byte c, woken = NONE;
@@ -520,6 +658,9 @@ init
   :: c < L + P -> push_command (c, woken); c++
   :: else -> break
   od;
+#if HOST
+  run app ();
+#endif
   /* waits for them all, then stops the pool (P4) */
   (completed == NCMD);
   atomic {
@@ -535,8 +676,8 @@ init
   :: c < W -> signal (c); c++
   :: else -> break
   od;
-  /* and joins the workers */
-  (exited == W);
+  /* and joins the workers (and the application thread is done) */
+  (exited == W + HOST);
   d_step {
     x = 0;
     do
@@ -545,7 +686,8 @@ init
     od;
     assert (pushed == NCMD && taken == NCMD);
     assert (L == 0 || (ndr_done && units == G && unclaimed == 0
-                       && lasts == (G > 0 -> 1 : 0) && unlinks == lasts
+                       && lasts == (G > 0 -> 1 : 0)
+                       && unlinks == (published -> lasts : 0)
                        && refs == 0 && freed))
   }
 }
