@@ -168,6 +168,7 @@ pool_release (void)
   memset (totals, 0, sizeof (totals));
   unsigned threads = workers.num_threads;
   pt_workers_stop (&workers, totals);
+  pt_host_release_buffers ();
   if (config.stats)
     pts_print (stderr, threads, totals);
 }

@@ -22,6 +22,7 @@
 
 #include "common.h"
 #include "pocl_util.h"
+#include "utlist.h"
 
 #include "pthread_kernel.h"
 #include "pthread_pool.h"
@@ -31,17 +32,34 @@
 #define HOST_STACK_MARGIN (64u << 10)
 
 /* What one application thread runs work-groups with.  Made on its first
-   help, remade if the device restarted with other sizes, freed when the
-   thread exits (the key's destructor).  */
-typedef struct
+   help; its buffers (local memory, and a printf buffer as big as a
+   worker's: 16 MiB by default) are made with it, freed when the workers
+   stop (pt_host_release_buffers) and made again on the next help, as the
+   workers' own are; all of it is freed when the thread exits (the key's
+   destructor).  */
+typedef struct host_runner
 {
   pt_runner runner;
-  size_t local_mem_size;
+  size_t local_mem_size; /* 0: no buffers */
   size_t printf_buffer_size;
+  struct host_runner *prev, *next; /* in `runners`, under runners_lock */
 } host_runner;
 
 static pthread_key_t runner_key;
 static pthread_once_t runner_key_once = PTHREAD_ONCE_INIT;
+/* Every application thread's runner, for pt_host_release_buffers.  */
+static pthread_mutex_t runners_lock = PTHREAD_MUTEX_INITIALIZER;
+static host_runner *runners;
+
+/* Under runners_lock.  */
+static void
+buffers_free (host_runner *h)
+{
+  pocl_aligned_free (h->runner.local_mem);
+  pocl_aligned_free (h->runner.printf_buffer);
+  h->runner.local_mem = h->runner.printf_buffer = NULL;
+  h->local_mem_size = h->printf_buffer_size = 0;
+}
 
 static void
 runner_free (void *p)
@@ -49,9 +67,21 @@ runner_free (void *p)
   host_runner *h = p;
   if (h == NULL)
     return;
-  pocl_aligned_free (h->runner.local_mem);
-  pocl_aligned_free (h->runner.printf_buffer);
+  pthread_mutex_lock (&runners_lock);
+  DL_DELETE (runners, h);
+  buffers_free (h);
+  pthread_mutex_unlock (&runners_lock);
   free (h);
+}
+
+void
+pt_host_release_buffers (void)
+{
+  pthread_mutex_lock (&runners_lock);
+  host_runner *h;
+  DL_FOREACH (runners, h)
+  buffers_free (h);
+  pthread_mutex_unlock (&runners_lock);
 }
 
 static void
@@ -66,27 +96,38 @@ host_runner_get (const pt_kernel_env *env)
 {
   pthread_once (&runner_key_once, runner_key_make);
   host_runner *h = pthread_getspecific (runner_key);
+  /* Read without the lock: pt_host_release_buffers runs when the workers
+     stop, when PoCL releases the device, which it does only once no
+     context is left, so no thread waits for a command of it here.  */
   if (h != NULL && h->local_mem_size == env->local_mem_size
       && h->printf_buffer_size == env->printf_buffer_size)
     return &h->runner;
-  runner_free (h);
-  pthread_setspecific (runner_key, NULL);
-  h = calloc (1, sizeof (*h));
   if (h == NULL)
-    return NULL;
-  h->local_mem_size = env->local_mem_size;
-  h->printf_buffer_size = env->printf_buffer_size;
+    {
+      h = calloc (1, sizeof (*h));
+      if (h == NULL)
+        return NULL;
+      pthread_mutex_lock (&runners_lock);
+      DL_APPEND (runners, h);
+      pthread_mutex_unlock (&runners_lock);
+      pthread_setspecific (runner_key, h);
+    }
+  pthread_mutex_lock (&runners_lock);
+  buffers_free (h);
   h->runner.local_mem
       = pocl_aligned_malloc (MAX_EXTENDED_ALIGNMENT, env->local_mem_size);
   h->runner.printf_buffer
       = pocl_aligned_malloc (MAX_EXTENDED_ALIGNMENT, env->printf_buffer_size);
-  if (h->runner.local_mem == NULL || h->runner.printf_buffer == NULL)
+  bool ok = h->runner.local_mem != NULL && h->runner.printf_buffer != NULL;
+  if (ok)
     {
-      runner_free (h);
-      return NULL;
+      h->local_mem_size = env->local_mem_size;
+      h->printf_buffer_size = env->printf_buffer_size;
     }
-  pthread_setspecific (runner_key, h);
-  return &h->runner;
+  else
+    buffers_free (h);
+  pthread_mutex_unlock (&runners_lock);
+  return ok ? &h->runner : NULL;
 }
 
 /* The calling thread's own stack, as pthread_getattr_np tells it, found

@@ -57,6 +57,12 @@
 bool pt_host_help (pt_workers *s, size_t stack_need, cl_command_queue cq,
                    cl_event ev);
 
+/* Frees the buffers of every application thread that ran work-groups (a
+   printf buffer as big as a worker's, and local memory), as the workers'
+   own go when they stop; a thread's next help makes them again.  Called
+   when the workers stop.  */
+void pt_host_release_buffers (void);
+
 #ifdef __GNUC__
 #pragma GCC visibility pop
 #endif
