@@ -175,13 +175,6 @@ typedef struct
   uint64_t max_groups;
 } wanted;
 
-static uint64_t
-command_groups (const _cl_command_node *cmd)
-{
-  const struct pocl_context *pc = &cmd->command.run.pc;
-  return (uint64_t)pc->num_groups[0] * pc->num_groups[1] * pc->num_groups[2];
-}
-
 /* A queued command the thread waits for, small enough, and not of a
    sub-device made by affinity domain, whose work-groups must run on its
    domain's CPUs (pt_device_domains), where this thread may not be.  Under
@@ -194,7 +187,7 @@ command_wanted (const _cl_command_node *cmd, void *arg)
   if (cmd->type != CL_COMMAND_NDRANGE_KERNEL
       || (w->ev != NULL ? e != w->ev : e->queue != w->cq))
     return false;
-  return command_groups (cmd) <= w->max_groups
+  return pt_pool_command_groups (cmd) <= w->max_groups
          && pt_device_domains (cmd->device) == 0;
 }
 

@@ -228,8 +228,7 @@ prepare_launch (const pt_kernel_env *env, pt_runner *r, _cl_command_node *cmd)
       return NULL;
     }
 
-  uint64_t groups
-      = (uint64_t)pc->num_groups[0] * pc->num_groups[1] * pc->num_groups[2];
+  uint64_t groups = pt_pool_command_groups (cmd);
   if (groups == 0)
     {
       complete_at_once (cmd, CL_SUCCESS, NULL);
@@ -313,6 +312,17 @@ prepare_launch (const pt_kernel_env *env, pt_runner *r, _cl_command_node *cmd)
   return l;
 }
 
+/* Lists l where the workers look for launches; with `wake`, also wakes
+   helpers (a worker that runs the command wakes them when it joins).  */
+static void
+publish (const pt_kernel_env *env, pt_launch *l, bool wake)
+{
+  l->published = true;
+  pt_pool_push_launch (env->pool, &l->queued);
+  if (wake)
+    pt_pool_wake_helpers (env->pool, &l->queued, PT_WAKE_FAN_OUT);
+}
+
 void
 pt_kernel_run_command (const pt_kernel_env *env, pt_runner *r,
                        _cl_command_node *cmd)
@@ -320,8 +330,7 @@ pt_kernel_run_command (const pt_kernel_env *env, pt_runner *r,
   pt_launch *l = prepare_launch (env, r, cmd);
   if (l == NULL)
     return;
-  l->published = true;
-  pt_pool_push_launch (env->pool, &l->queued);
+  publish (env, l, false);
   pt_launch_participate (env, r, &l->queued);
 }
 
@@ -505,18 +514,12 @@ pt_kernel_host_run (const pt_kernel_env *env, pt_runner *r,
       /* Under static with stealing off (POCL_PTHREAD_STEAL=0) only the
          owners run their blocks, and a guest gets nothing: the workers
          run it all.  */
-      l->published = true;
-      pt_pool_push_launch (env->pool, &l->queued);
-      pt_pool_wake_helpers (env->pool, &l->queued, PT_WAKE_FAN_OUT);
+      publish (env, l, true);
       launch_release (l);
       return;
     }
   if (!first.last && wgd_unclaimed (d) > 0)
-    {
-      l->published = true;
-      pt_pool_push_launch (env->pool, &l->queued);
-      pt_pool_wake_helpers (env->pool, &l->queued, PT_WAKE_FAN_OUT);
-    }
+    publish (env, l, true);
   participate (env, r, &l->queued, tid, &first);
 }
 

@@ -119,12 +119,8 @@ pt_pool_count_host_work (pt_pool *p, uint64_t max_groups)
 static bool
 host_command (const pt_pool *p, const _cl_command_node *cmd)
 {
-  if (p->host_groups == 0 || cmd->type != CL_COMMAND_NDRANGE_KERNEL)
-    return false;
-  const struct pocl_context *pc = &cmd->command.run.pc;
-  uint64_t groups
-      = (uint64_t)pc->num_groups[0] * pc->num_groups[1] * pc->num_groups[2];
-  return groups <= p->host_groups;
+  return p->host_groups > 0 && cmd->type == CL_COMMAND_NDRANGE_KERNEL
+         && pt_pool_command_groups (cmd) <= p->host_groups;
 }
 
 /* Whether l counts in host_work (H1).  */
@@ -145,6 +141,22 @@ host_work_add (pt_pool *p, bool counts, int delta)
   unsigned n = atomic_load_explicit (&p->host_work, memory_order_relaxed);
   atomic_store_explicit (&p->host_work, n + (unsigned)delta,
                          memory_order_relaxed);
+}
+
+/* The one way commands enter and leave the queue, so that host_work
+   follows them (H1).  Under the lock.  */
+static void
+queue_append (pt_pool *p, _cl_command_node *cmd)
+{
+  DL_APPEND (p->commands, cmd);
+  host_work_add (p, host_command (p, cmd), 1);
+}
+
+static void
+queue_remove (pt_pool *p, _cl_command_node *cmd)
+{
+  DL_DELETE (p->commands, cmd);
+  host_work_add (p, host_command (p, cmd), -1);
 }
 
 void
@@ -274,8 +286,7 @@ pt_pool_push_command (pt_pool *p, _cl_command_node *cmd)
   unsigned woken = p->num_threads;
 
   pthread_mutex_lock (&p->lock);
-  DL_APPEND (p->commands, cmd);
-  host_work_add (p, host_command (p, cmd), 1);
+  queue_append (p, cmd);
   /* One worker suffices for a command: take one idle worker of the
      device (P2, P3), a spinner if there is one: it answers at once,
      where a sleeper takes a futex wake-up.  If none is idle, the busy
@@ -412,8 +423,7 @@ take_command (pt_pool *p, unsigned index)
   {
     if (serves (p, index, cmd->device))
       {
-        DL_DELETE (p->commands, cmd);
-        host_work_add (p, host_command (p, cmd), -1);
+        queue_remove (p, cmd);
         return cmd;
       }
   }
@@ -430,8 +440,7 @@ take_this_command (pt_pool *p, const _cl_command_node *cmd)
   {
     if (c == cmd)
       {
-        DL_DELETE (p->commands, c);
-        host_work_add (p, host_command (p, c), -1);
+        queue_remove (p, c);
         return c;
       }
   }
@@ -449,8 +458,7 @@ pt_pool_take_command_if (pt_pool *p,
   {
     if (match (cmd, arg))
       {
-        DL_DELETE (p->commands, cmd);
-        host_work_add (p, host_command (p, cmd), -1);
+        queue_remove (p, cmd);
         found = cmd;
         break;
       }

@@ -111,9 +111,9 @@ typedef struct
   uint64_t spin_ns;    /* POCL_PTHREAD_SPIN_US, in ns; 0: no spinning */
   bool oversubscribed; /* more threads than allowed CPUs: spinners yield */
   bool skip_claimed;   /* POCL_PTHREAD_SKIP_CLAIMED */
-  uint64_t
-      host_groups; /* POCL_PTHREAD_HOST_GROUPS (pt_pool_count_host_work) */
-  pt_idle *idle;   /* num_threads of them */
+  /* POCL_PTHREAD_HOST_GROUPS (pt_pool_count_host_work).  */
+  uint64_t host_groups;
+  pt_idle *idle; /* num_threads of them */
   /* Bit i % 64 of word i / 64 is set iff worker i is idle:
      idle[i].spinning || idle[i].sleeping.  Under the pool lock (the
      pointer is set by pt_pool_init).  pt_idle_set is the one way to
@@ -160,6 +160,14 @@ typedef struct
   _cl_command_node *command; /* a command to run, or NULL */
   pt_pool_launch *launch;    /* a launch to join, with a reference, or NULL */
 } pt_work;
+
+/* The work-groups of an NDRange command.  */
+static inline uint64_t
+pt_pool_command_groups (const _cl_command_node *cmd)
+{
+  const struct pocl_context *pc = &cmd->command.run.pc;
+  return (uint64_t)pc->num_groups[0] * pc->num_groups[1] * pc->num_groups[2];
+}
 
 /* Sets up the queues for num_threads workers (no threads are started).  */
 cl_int pt_pool_init (pt_pool *p, unsigned num_threads, uint64_t spin_ns,
