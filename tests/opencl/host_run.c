@@ -9,10 +9,11 @@
    deterministic:
      - clFinish on a second queue with a launch of one work-group returns
        only if this thread runs that launch itself (expect-host: with
-       POCL_PTHREAD_HOST_GROUPS at its default), or only after a watchdog
-       sets the flag and the workers are free again (expect-wait: with
+       POCL_PTHREAD_HOST_GROUPS at its default), or only after the flag
+       is set and the workers are free again (expect-wait: with
        POCL_PTHREAD_HOST_GROUPS=0, and from a thread whose stack is too
-       small for a kernel, where the host must not run it);
+       small for a kernel, where the host must not run it; a watchdog
+       sets it after 3 s);
      - the kernel run on this thread divides by zero (no trap: kernels are
        compiled with the division sanitizer) and adds two numbers whose sum
        rounds up to nearest but down towards minus infinity, while this
@@ -23,8 +24,9 @@
        their launches;
      - expect-domain: thread 1's queue is on a sub-device made by NUMA
        affinity domain (one node here: all compute units), whose
-       work-groups must keep to the domain's CPUs: it waits for the
-       watchdog, while thread 2 (root device) runs its own;
+       work-groups must keep to the domain's CPUs: it waits until the
+       program frees the workers, which it does once thread 2 (root
+       device) has run its own launch and returned;
      - expect-ooo: thread 1's queue is out of order, and it enqueues,
        after its launch of one work-group, launches of 4 and 16
        work-groups that count each work-item's runs; it waits for the
@@ -32,6 +34,12 @@
        all three launches itself, and every work-item ran exactly once.
    Which thread ran how many work-groups is the `host` field of
    POCL_PTHREAD_STATS; check_host_run.sh checks it.
+
+   Nothing depends on how fast threads run: "early" means returned before
+   the workers were freed, and only a failure waits for the minute-long
+   guards (the workers getting busy, the watchdog of expect-host,
+   expect-ooo and expect-domain).  expect-wait's 3 s only bound how long
+   the threads are watched not returning.
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -74,21 +82,27 @@ static const char *source
    memory the kernels use directly (CL_MEM_USE_HOST_PTR).  */
 static _Alignas (64) volatile int flag[16];
 static _Alignas (64) volatile int in[16];
-static atomic_int watchdog_fired, all_done;
+/* Set when the workers are let go (free_workers), before the flag.  */
+static atomic_int freed;
 
-/* Frees the workers after *arg hundredths of a second, unless the
-   program is done by then: long when the application threads are to run
-   their launches (only a failure waits for it), short when they are to
-   wait for it.  */
+static void
+free_workers (void)
+{
+  atomic_store (&freed, 1);
+  flag[0] = 1;
+}
+
+/* Frees the workers after *arg hundredths of a second unless they are
+   free by then: a guard against a hang where the application threads
+   are to run their launches (a minute; only a failure waits for it),
+   how long they are watched where they are to wait (3 s).  */
 static void *
 watchdog (void *arg)
 {
   int ticks = *(int *)arg;
-  for (int i = 0; i < ticks && !atomic_load (&all_done); ++i)
+  for (int i = 0; i < ticks && !atomic_load (&freed); ++i)
     usleep (10000);
-  if (!atomic_load (&all_done))
-    atomic_store (&watchdog_fired, 1);
-  flag[0] = 1;
+  free_workers ();
   return NULL;
 }
 
@@ -99,7 +113,7 @@ typedef struct
   cl_kernel count;    /* expect-ooo, else NULL: an out-of-order queue */
   int ran_nearest;    /* the sum was rounded to nearest */
   int env_kept;       /* rounding mode and MXCSR unchanged afterwards */
-  int returned_early; /* clFinish returned before the watchdog fired */
+  int returned_early; /* clFinish returned before the workers were freed */
   int hits_once;      /* expect-ooo: every counted work-item ran once */
   cl_command_queue q;
   cl_mem out;  /* read once the workers are free: reads are theirs */
@@ -165,7 +179,7 @@ run_small (void *arg)
   if (s->count != NULL)
     run_counted (s);
   CL_OK (clFinish (q));
-  s->returned_early = !atomic_load (&watchdog_fired);
+  s->returned_early = !atomic_load (&freed);
   s->env_kept = fegetround () == FE_DOWNWARD && _mm_getcsr () == csr;
   fesetround (FE_TONEAREST);
   _mm_setcsr (csr & ~0x8040u);
@@ -234,7 +248,7 @@ main (int argc, char **argv)
   CL_OK (clEnqueueNDRangeKernel (e.q, busy, 1, NULL, &g, &one, 0, NULL, NULL));
   CL_OK (clFlush (e.q));
   pthread_t dog;
-  int ticks = expect_host ? 6000 : 300;
+  int ticks = expect_host || expect_domain ? 6000 : 300;
   /* expect-domain: thread 1 on a NUMA sub-device, in a context of its
      own.  */
   cltest_env sub = e;
@@ -252,10 +266,11 @@ main (int argc, char **argv)
       sub.prog = cltest_build (sub.ctx, sub.dev, source, NULL);
       small_sub = cltest_kernel (&sub, "small");
     }
-  pthread_create (&dog, NULL, watchdog, &ticks);
-  while (in[0] < (int)cus && !atomic_load (&watchdog_fired))
+  /* A minute for the workers to get busy: a guard, not a measure.  */
+  for (int i = 0; i < 60000 && in[0] < (int)cus; ++i)
     usleep (1000);
   CHECK (in[0] == (int)cus, "only %d of %u workers got busy", in[0], cus);
+  pthread_create (&dog, NULL, watchdog, &ticks);
 
   /* Two application threads at once; one of them with a stack too small
      for a kernel when expecting a wait.  */
@@ -270,11 +285,17 @@ main (int argc, char **argv)
   pthread_t t1, t2;
   pthread_create (&t1, &attr, run_small, &s1);
   pthread_create (&t2, NULL, run_small, &s2);
+  if (expect_domain)
+    {
+      /* Thread 1 cannot return before the workers are free.  */
+      pthread_join (t2, NULL);
+      free_workers ();
+    }
   pthread_join (t1, NULL);
-  pthread_join (t2, NULL);
+  if (!expect_domain)
+    pthread_join (t2, NULL);
   pthread_attr_destroy (&attr);
-  atomic_store (&all_done, 1);
-  flag[0] = 1;
+  free_workers ();
   CL_OK (clFinish (e.q));
   pthread_join (dog, NULL);
   read_small (&s1);
