@@ -26,7 +26,8 @@
    What the thread's own state sees: its floating-point environment
    (rounding, flush-to-zero, which kernels set for themselves) is restored
    after it ran work-groups; it runs them with its own local memory and
-   printf buffer (made on first use, freed when the thread exits); its
+   printf buffer (made on first use, freed when the workers stop and when
+   the thread exits); its
    signal mask and handlers are not touched: kernels for this device are
    compiled with PoCL's division sanitizer (run_sanitize_divrem_pass), so
    integer division by zero does not trap on any thread.
