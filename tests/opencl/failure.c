@@ -132,20 +132,29 @@ main (int argc, char **argv)
   CL_OK (clSetKernelArg (k, 0, sizeof (hits), &hits));
 
   /* 1. One work-group of a launch fails: the launch's event fails, and a
-     command that waits on it fails too, instead of running or hanging.  */
+     command that waits on it fails too, instead of running or hanging.
+     The launch is held back by a user event until the dependent command
+     is enqueued.  Without it, the launch may fail before the dependent is
+     enqueued, and PoCL 7.1 and 7.2 then drop the dependency (an event
+     that failed already makes no sync; see part 3) and run the dependent:
+     that is PoCL's doing, not the driver's, and made this check flaky.  */
   for (cl_uint bad = 0; bad < groups; bad += 85)
     {
       cl_uint zero = 0;
       CL_OK (clEnqueueFillBuffer (e.q, hits, &zero, sizeof (zero), 0,
                                   n * sizeof (cl_uint), 0, NULL, NULL));
       CL_OK (clSetKernelArg (k, 1, sizeof (bad), &bad));
+      cl_event gate = clCreateUserEvent (e.ctx, &err);
+      CL_OK (err);
       cl_event launched, dependent;
-      CL_OK (clEnqueueNDRangeKernel (e.q, k, 1, NULL, &n, &local, 0, NULL,
+      CL_OK (clEnqueueNDRangeKernel (e.q, k, 1, NULL, &n, &local, 1, &gate,
                                      &launched));
       cl_uint pattern = 7;
       CL_OK (clEnqueueFillBuffer (e.q, hits, &pattern, sizeof (pattern), 0,
                                   n * sizeof (cl_uint), 1, &launched,
                                   &dependent));
+      CL_OK (clSetUserEventStatus (gate, CL_COMPLETE));
+      CL_OK (clReleaseEvent (gate));
       err = clFinish (e.q);
       (void)err; /* PoCL may report the failure here too; either is fine.  */
       cl_int s1 = event_status (launched), s2 = event_status (dependent);
