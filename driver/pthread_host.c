@@ -159,8 +159,10 @@ stack_fits (size_t need)
     }
   if (!stack_known)
     return false;
-  char here;
-  uintptr_t sp = (uintptr_t)&here;
+  /* The frame's address, not a local's: under AddressSanitizer's
+     use-after-return check, locals live on a fake stack on the heap,
+     which looked like a foreign stack and kept every host run off.  */
+  uintptr_t sp = (uintptr_t)__builtin_frame_address (0);
   /* Outside the thread's stack: a coroutine or a Julia task runs on a
      stack of its own, of a size we cannot know.  */
   if (sp <= stack_lo || sp > stack_hi)
