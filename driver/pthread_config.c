@@ -96,6 +96,24 @@ const pts_setting pts_settings[] = {
         "values: one warning, the default is used.",
   },
   {
+      .name = "POCL_PTHREAD_HOST_SHARE_US",
+      .kind = PTS_SETTING_UINT,
+      .def = PTS_HOST_SHARE_US_DEFAULT,
+      .max = PTS_HOST_SHARE_US_MAX,
+      .accepted = PTS_UINT_ACCEPTED (PTS_HOST_SHARE_US_MAX),
+      .field = PTS_FIELD (unsigned, host_share_us),
+      .meaning
+      = "When an application thread runs a launch it waits for (see "
+        "`POCL_PTHREAD_HOST_GROUPS`), it first runs work-groups alone, "
+        "looking at the clock after 1, 2, 4, ... of them, and shares the "
+        "launch with the workers once the work-groups left would take "
+        "longer than this many microseconds at the average cost so far: "
+        "waking a worker costs about as much as a launch of 64 trivial "
+        "work-groups, so such a launch never wakes anybody. For work-groups "
+        "of equal cost, the workers start at most twice this late. `0` "
+        "shares at once. Other values: one warning, the default is used.",
+  },
+  {
       .name = "POCL_PTHREAD_STATS",
       .kind = PTS_SETTING_SWITCH,
       .def = 0,

@@ -43,6 +43,10 @@ typedef struct
      clWaitForEvents run work-groups of launches of at most this many
      work-groups (pthread_host.h); 0 turns it off.  */
   unsigned host_groups;
+  /* POCL_PTHREAD_HOST_SHARE_US: such a thread shares a launch it runs
+     with the workers only once the rest of it looks longer than this, in
+     microseconds (rule S1, pthread_share.h); 0 shares at once.  */
+  unsigned host_share_us;
 } pts_config;
 
 /* Plain numbers: the settings table writes them into its texts.  */
@@ -50,6 +54,13 @@ typedef struct
 #define PTS_SPIN_US_MAX 100000
 #define PTS_HOST_GROUPS_DEFAULT 64
 #define PTS_HOST_GROUPS_MAX 100000
+/* About twice a wake-up: with two threads, sharing a rest of R halves it
+   and costs a wake-up W, so it pays from R > 2 W; with more threads it
+   pays a little earlier.  On the 2-CPU VM we measured, W is 2-2.5 us, and
+   a sweep of 0 to 8 us (bench/cl_launch --work, 32 and 64 work-groups)
+   was fastest at 4 to 6 us for every work-group cost.  */
+#define PTS_HOST_SHARE_US_DEFAULT 5
+#define PTS_HOST_SHARE_US_MAX 100000
 
 /* How a setting's value is parsed, and the type of its field.  */
 typedef enum

@@ -24,6 +24,7 @@
 #include "common_utils.h"
 #include "pocl_builtin_kernels.h"
 #include "pocl_util.h"
+#include "pthread_share.h"
 
 /* Kernel builds at exit.  PoCL builds a work-group function (with LLVM)
    the first time a kernel runs with given local sizes, in the worker that
@@ -387,10 +388,13 @@ run_range (kernel_run_command *k, void **arguments, struct pocl_context *pc,
 /* Runner w, holding a reference to launch q, runs work-groups of it as
    participant tid of its dispatcher until none are left to claim, then
    drops its reference.  first: a range w already claimed (an application
-   thread's claim before publishing), or NULL.  */
+   thread's claim before publishing), or NULL.  alone: the launch is not
+   published yet (an application thread's, with work-groups left after
+   `first`); w runs it alone under rule S1 (pthread_share.h) and publishes
+   it when the rule says so.  */
 static bool
 participate (const pt_kernel_env *env, pt_runner *w, pt_pool_launch *q,
-             unsigned tid, const wgd_range *first)
+             unsigned tid, const wgd_range *first, bool alone)
 {
   pt_pool *p = env->pool;
   pt_launch *l = pt_launch_of (q);
@@ -450,13 +454,25 @@ participate (const pt_kernel_env *env, pt_runner *w, pt_pool_launch *q,
   /* UINT64_MAX: no range has run yet, so the first one finds its
      coordinates.  */
   grid_cursor cursor = { UINT64_MAX, 0, 0, 0 };
+  pt_share share;
+  /* Whether a claim of ours was flagged `last`: nothing is left to share
+     then, and a launch published after it would never be unlinked.  */
+  bool claimed_last = false;
+  if (alone)
+    pt_share_start (&share, env->host_share_ns, now_ns ());
   for (;;)
     {
+      /* Alone, the range is run in parts, up to each look of S1.  */
+      wgd_range part = r;
+      if (alone)
+        part.end
+            = part.begin + pt_share_allowance (&share, done, r.end - r.begin);
       /* Ranges are still claimed after a failure, so that the launch
          finishes, but not run.  */
       if (!failed)
-        failed |= run_range (k, arguments, &pc, &r, &cursor);
-      done += r.end - r.begin;
+        failed |= run_range (k, arguments, &pc, &part, &cursor);
+      done += part.end - part.begin;
+      r.begin = part.end;
 #ifndef ENABLE_PRINTF_IMMEDIATE_FLUSH
       /* Flushed per range, so that a long launch does not overflow the
          buffer and its output appears as it goes.  */
@@ -466,10 +482,24 @@ participate (const pt_kernel_env *env, pt_runner *w, pt_pool_launch *q,
           printf_position = 0;
         }
 #endif
+      /* S1: nobody else can see the launch, so `done` is all that ran,
+         and what is unclaimed is ours to share.  */
+      if (alone && !claimed_last && pt_share_look_due (&share, done)
+          && pt_share_look (&share, done, d->num_groups, now_ns ()))
+        {
+          publish (env, l, true);
+          alone = false;
+        }
+      if (r.begin < r.end)
+        continue; /* the rest of the range, after a look */
       bool more = wgd_claim (d, tid, &r, &st->dispatch);
-      /* `last` may come with a false return (wgd_range).  */
+      /* `last` may come with a false return (wgd_range).  Unpublished,
+         the launch is in no list: retire_launch leaves it.  */
       if (r.last)
-        retire_launch (p, l);
+        {
+          claimed_last = true;
+          retire_launch (p, l);
+        }
       if (!more)
         break;
     }
@@ -489,7 +519,7 @@ bool
 pt_launch_participate (const pt_kernel_env *env, pt_runner *w,
                        pt_pool_launch *q)
 {
-  return participate (env, w, q, w->index - q->first_thread, NULL);
+  return participate (env, w, q, w->index - q->first_thread, NULL, false);
 }
 
 void
@@ -518,9 +548,15 @@ pt_kernel_host_run (const pt_kernel_env *env, pt_runner *r,
       launch_release (l);
       return;
     }
-  if (!first.last && wgd_unclaimed (d) > 0)
-    publish (env, l, true);
-  participate (env, r, &l->queued, tid, &first);
+  /* Work-groups are left: share them at once, or run alone first while
+     the rest looks cheap (S1, pthread_share.h).  */
+  bool alone = !first.last && wgd_unclaimed (d) > 0;
+  if (alone && pt_share_at_once (env->host_share_ns))
+    {
+      publish (env, l, true);
+      alone = false;
+    }
+  participate (env, r, &l->queued, tid, &first, alone);
 }
 
 bool
@@ -538,7 +574,8 @@ pt_launch_host_join (const pt_kernel_env *env, pt_runner *r, pt_pool_launch *q)
       if (atomic_compare_exchange_strong_explicit (
               &l->guests_taken, &taken, taken | (1u << g),
               memory_order_relaxed, memory_order_relaxed))
-        return participate (env, r, q, q->dispatch->num_threads + g, NULL);
+        return participate (env, r, q, q->dispatch->num_threads + g, NULL,
+                            false);
       g = (unsigned)-1; /* taken changed: look again from the start */
     }
   launch_release (l);

@@ -36,6 +36,9 @@ typedef struct
   pt_pool *pool;
   wgd_schedule schedule; /* POCL_PTHREAD_SCHEDULE */
   bool steal;            /* POCL_PTHREAD_STEAL */
+  /* POCL_PTHREAD_HOST_SHARE_US, in ns: rule S1 (pthread_share.h) for the
+     launches application threads run.  */
+  uint64_t host_share_ns;
   /* The NUMA node of each pool thread, or NULL: one node.  */
   const int *node_of;
   size_t local_mem_size;     /* of each runner's local_mem */
@@ -82,8 +85,10 @@ bool pt_launch_participate (const pt_kernel_env *env, pt_runner *r,
 /* An application thread waiting for cmd (pthread_host.h), with runner r,
    runs it as guest 0 of its launch: claims first, before the launch is
    published, so that a launch its first claim empties is never published
-   and wakes nobody; otherwise publishes it, wakes workers as a joiner
-   would, and runs work-groups until none are left to claim.  */
+   and wakes nobody.  Then it runs work-groups alone while the rest looks
+   cheaper than a wake-up (rule S1, pthread_share.h), publishes the launch
+   and wakes workers as a joiner would once it does not, and runs
+   work-groups until none are left to claim.  */
 void pt_kernel_host_run (const pt_kernel_env *env, pt_runner *r,
                          _cl_command_node *cmd);
 

@@ -354,6 +354,7 @@ pt_workers_start (pt_workers *s, cl_device_id dev, const pts_config *cfg)
   s->env.pool = &s->pool;
   s->env.schedule = cfg->schedule;
   s->env.steal = cfg->steal;
+  s->env.host_share_ns = (uint64_t)cfg->host_share_us * 1000u;
   s->env.local_mem_size
       = dev->local_mem_size + dev->max_parameter_size * MAX_EXTENDED_ALIGNMENT;
   s->env.printf_buffer_size = dev->printf_buffer_size;

@@ -103,6 +103,7 @@ static const struct
   { "POCL_AFFINITY", "0, 1", "0" },
   { "POCL_PTHREAD_SPIN_US", "a whole number 0..100000", "50" },
   { "POCL_PTHREAD_HOST_GROUPS", "a whole number 0..100000", "64" },
+  { "POCL_PTHREAD_HOST_SHARE_US", "a whole number 0..100000", "5" },
   { "POCL_PTHREAD_STATS", "0, 1", "0" },
   { "POCL_PTHREAD_SKIP_CLAIMED", "0, 1", "1" },
   { "POCL_PTHREAD_STEAL", "0, 1", "1" },
@@ -548,7 +549,7 @@ main (int argc, char **argv)
     const char *name, *value;
     int ok;          /* accepted */
     int field, want; /* 0 schedule, 1 stats, 2 skip, 3 affinity, 4 spin,
-                        5 steal */
+                        5 steal, 6 host share */
   } cases[] = {
     { "POCL_PTHREAD_SCHEDULE", "static", 1, 0, WGD_SCHED_STATIC },
     { "POCL_PTHREAD_SCHEDULE", "guided", 1, 0, WGD_SCHED_GUIDED },
@@ -588,6 +589,11 @@ main (int argc, char **argv)
     { "POCL_PTHREAD_STEAL", "off", 0, 5, 1 },
     { "POCL_PTHREAD_STEAL", "-1", 0, 5, 1 },
     { "POCL_PTHREAD_STEAL", "99999999999999999999", 0, 5, 1 },
+    { "POCL_PTHREAD_HOST_SHARE_US", "0", 1, 6, 0 },
+    { "POCL_PTHREAD_HOST_SHARE_US", "100000", 1, 6, 100000 },
+    { "POCL_PTHREAD_HOST_SHARE_US", "100001", 0, 6,
+      PTS_HOST_SHARE_US_DEFAULT },
+    { "POCL_PTHREAD_HOST_SHARE_US", "2.5", 0, 6, PTS_HOST_SHARE_US_DEFAULT },
   };
   for (size_t i = 0; i < sizeof (cases) / sizeof (cases[0]); ++i)
     {
@@ -600,7 +606,8 @@ main (int argc, char **argv)
                 : cases[i].field == 2 ? c.skip_claimed
                 : cases[i].field == 3 ? c.affinity
                 : cases[i].field == 4 ? (int)c.spin_us
-                                      : c.steal;
+                : cases[i].field == 5 ? c.steal
+                                      : (int)c.host_share_us;
       char quoted[128];
       snprintf (quoted, sizeof (quoted), "%s='%s'", cases[i].name,
                 cases[i].value);

@@ -36,7 +36,10 @@
    is pushed first), which it takes off the queue (pt_pool_take_command_if)
    and runs as the launch's guest, claiming before it publishes the launch
    (pt_kernel_host_run: a launch its first claim empties is never
-   published, and nobody is woken for it); else the published launch, if
+   published, and nobody is woken for it), and running and claiming on
+   alone for as long as it likes before it publishes (rule S1 of
+   pthread_share.h; a launch it so claims whole is never published
+   either); else the published launch, if
    work-groups are left, which it joins as a guest
    (pt_pool_join_launch_if, pt_launch_host_join).  A guest has no block
    of its own: it takes over or steals, and with STEAL 0 gets nothing.  A
@@ -108,8 +111,11 @@
 
    Found by this model's HOST configurations: nothing; a mutant whose
    application thread publishes without waking helpers hangs with STEAL 0
-   (an invalid end state), as it must.  W=3 with HOST exceeds 4 GB in
-   the non-progress search and is not run.
+   (an invalid end state), as it must; so does one that publishes a
+   launch after claiming its last work-group alone under S1 (the launch
+   stays listed, never unlinked or freed: the check of
+   pthread_kernel.c's claimed_last).  W=3 with HOST exceeds 4 GB in the
+   non-progress search and is not run.
 
    Not modelled: sub-devices and their overlapping thread ranges, more
    than one launch in the list, PoCL's events and queues, memory ordering
@@ -557,6 +563,7 @@ proctype app ()
   byte c, done, i, n, k;
   byte mask;
   bit got, last;
+  bit alone_last;  /* S1: it claimed the last work-group alone */
   byte me = W;  /* guest 0: the index past the device's threads */
 
 help:
@@ -595,6 +602,27 @@ own:
   claim ();
   if
   :: got && last -> skip  /* it took everything: never published */
+  :: else ->
+     /* Rule S1 (pthread_share.h): while the launch is unpublished, the
+        thread may run what it claimed and claim on alone, any number of
+        times, before it publishes (the clock decides; here any choice).
+        A claim flagged `last` retires the launch at once, as
+        participate() does (a no-op: it is in no list), and then it is
+        never published (claimed_last).  */
+     do
+     :: (got && !alone_last) ->
+        atomic { units++; done++; got = 0 };
+        claim ();
+        if
+        :: last -> retire (); alone_last = 1
+        :: else -> skip
+        fi
+     :: !alone_last -> break
+     :: else -> break
+     od
+  fi;
+  if
+  :: (got && last) || alone_last -> skip
   :: else ->
      atomic {
        lock == 0 ->

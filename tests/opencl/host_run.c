@@ -52,59 +52,25 @@
 #include <unistd.h>
 #include <xmmintrin.h>
 
+#include "busy_workers.h"
 #include "cltest.h"
 
-static const char *source
-    = "__kernel void busy (__global volatile int *flag,\n"
-      "                    __global volatile int *in)\n"
-      "{\n"
-      "  atomic_inc (in);\n"
-      "  while (atomic_add (flag, 0) == 0)\n"
-      "    ;\n"
-      "}\n"
-      "__kernel void small (__global float *out, float a, float b, int d)\n"
-      "{\n"
-      "  int q = 7 / d;\n"
-      "  out[0] = a + b;\n"
-      "  out[1] = (float)q;\n"
-      "}\n"
-      "__kernel void count (__global int *hits)\n"
-      "{\n"
-      "  atomic_inc (&hits[get_global_id (0)]);\n"
-      "}\n";
+static const char *source = BUSY_WORKERS_SOURCE
+    "__kernel void small (__global float *out, float a, float b, int d)\n"
+    "{\n"
+    "  int q = 7 / d;\n"
+    "  out[0] = a + b;\n"
+    "  out[1] = (float)q;\n"
+    "}\n"
+    "__kernel void count (__global int *hits)\n"
+    "{\n"
+    "  atomic_inc (&hits[get_global_id (0)]);\n"
+    "}\n";
 
 /* expect-ooo: the counted launches' sizes (local size 1), one after the
    other in the hits buffer.  */
 #define OOO_FIRST 4
 #define OOO_SECOND 16
-
-/* The flag the busy work-groups wait for, and how many are in: host
-   memory the kernels use directly (CL_MEM_USE_HOST_PTR).  */
-static _Alignas (64) volatile int flag[16];
-static _Alignas (64) volatile int in[16];
-/* Set when the workers are let go (free_workers), before the flag.  */
-static atomic_int freed;
-
-static void
-free_workers (void)
-{
-  atomic_store (&freed, 1);
-  flag[0] = 1;
-}
-
-/* Frees the workers after *arg hundredths of a second unless they are
-   free by then: a guard against a hang where the application threads
-   are to run their launches (a minute; only a failure waits for it),
-   how long they are watched where they are to wait (3 s).  */
-static void *
-watchdog (void *arg)
-{
-  int ticks = *(int *)arg;
-  for (int i = 0; i < ticks && !atomic_load (&freed); ++i)
-    usleep (10000);
-  free_workers ();
-  return NULL;
-}
 
 typedef struct
 {
@@ -232,21 +198,12 @@ main (int argc, char **argv)
   cltest_env e;
   cltest_open (&e, source, NULL);
   cl_uint cus = cltest_compute_units (e.dev);
-  cl_kernel busy = cltest_kernel (&e, "busy");
   cl_kernel small1 = cltest_kernel (&e, "small");
   cl_kernel small2 = cltest_kernel (&e, "small");
   cl_kernel count = expect_ooo ? cltest_kernel (&e, "count") : NULL;
-  cl_mem bflag = cltest_buffer (&e, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
-                                sizeof (flag), (void *)flag);
-  cl_mem bin = cltest_buffer (&e, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
-                              sizeof (in), (void *)in);
-  CL_OK (clSetKernelArg (busy, 0, sizeof (bflag), &bflag));
-  CL_OK (clSetKernelArg (busy, 1, sizeof (bin), &bin));
-
-  /* Every worker busy: one work-group each, all in.  */
-  size_t g = cus, one = 1;
-  CL_OK (clEnqueueNDRangeKernel (e.q, busy, 1, NULL, &g, &one, 0, NULL, NULL));
-  CL_OK (clFlush (e.q));
+  /* Every worker busy.  */
+  busy_workers busy;
+  busy_workers_start (&busy, &e, cus);
   pthread_t dog;
   int ticks = expect_host || expect_domain ? 6000 : 300;
   /* expect-domain: thread 1 on a NUMA sub-device, in a context of its
@@ -266,10 +223,6 @@ main (int argc, char **argv)
       sub.prog = cltest_build (sub.ctx, sub.dev, source, NULL);
       small_sub = cltest_kernel (&sub, "small");
     }
-  /* A minute for the workers to get busy: a guard, not a measure.  */
-  for (int i = 0; i < 60000 && in[0] < (int)cus; ++i)
-    usleep (1000);
-  CHECK (in[0] == (int)cus, "only %d of %u workers got busy", in[0], cus);
   pthread_create (&dog, NULL, watchdog, &ticks);
 
   /* Two application threads at once; one of them with a stack too small
@@ -328,9 +281,7 @@ main (int argc, char **argv)
     CHECK (!s1.returned_early,
            "clFinish returned while every worker was busy: a thread ran a "
            "launch where it must not");
-  CL_OK (clReleaseMemObject (bflag));
-  CL_OK (clReleaseMemObject (bin));
-  CL_OK (clReleaseKernel (busy));
+  busy_workers_release (&busy);
   CL_OK (clReleaseKernel (small1));
   CL_OK (clReleaseKernel (small2));
   if (count != NULL)

@@ -1,0 +1,46 @@
+/* pthread_share.c - rule S1 (pthread_share.h): when an application thread
+   shares the launch it runs.
+
+   Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
+
+#include "pthread_share.h"
+
+void
+pt_share_start (pt_share *s, uint64_t threshold_ns, uint64_t now_ns)
+{
+  s->threshold_ns = threshold_ns;
+  s->start_ns = now_ns;
+  s->next_look = 1; /* the first look comes after one work-group */
+}
+
+uint64_t
+pt_share_allowance (const pt_share *s, uint64_t done, uint64_t available)
+{
+  uint64_t until_look = s->next_look > done ? s->next_look - done : 1;
+  return available < until_look ? available : until_look;
+}
+
+bool
+pt_share_look_due (const pt_share *s, uint64_t done)
+{
+  return done >= s->next_look;
+}
+
+bool
+pt_share_look (pt_share *s, uint64_t done, uint64_t num_groups,
+               uint64_t now_ns)
+{
+  if (done >= num_groups)
+    return false; /* nothing left to share */
+  uint64_t elapsed = now_ns > s->start_ns ? now_ns - s->start_ns : 0;
+  uint64_t rest = num_groups - done;
+  /* In double: elapsed * rest may exceed 64 bits after a long preemption,
+     and the comparison needs no exactness.  */
+  if ((double)elapsed * (double)rest > (double)s->threshold_ns * (double)done)
+    return true;
+  /* Between this look and the next the thread runs `done` more
+     work-groups: their estimated cost is within the rest's, which this
+     look found to be at most the threshold.  */
+  s->next_look = done > 0 ? 2 * done : 1;
+  return false;
+}

@@ -1,0 +1,81 @@
+/* pthread_share.h - when an application thread that runs a small launch
+   itself (pthread_host.h) shares it with the workers.
+
+   Sharing a launch costs a wake-up: publishing it and kicking or waking
+   a worker, which then has to notice, join and claim.  On the machines we
+   measured that is 1-3 us, as long as a whole launch of 64 trivial
+   work-groups takes on one thread.  So the thread keeps a launch to itself
+   while the rest of it looks cheaper than that, and shares it as soon as
+   the rest looks dearer:
+
+   S1  While the launch is unpublished, the thread that prepared it runs
+       work-groups alone and looks at the clock after 1, 2, 4, 8, ...
+       work-groups.  At each look it publishes the launch (and wakes
+       helpers) if  elapsed * rest > threshold * done,  i.e. if the
+       work-groups not yet run, at the average cost of those run so far,
+       would take longer than the threshold.  A threshold of 0 publishes
+       at once, before any work-group runs (pt_share_at_once).  The
+       threshold is POCL_PTHREAD_HOST_SHARE_US (pthread_config.h says
+       why its default is what it is).
+
+   What S1 gives:
+   - A launch that is trivial on the whole never wakes anybody: the
+     thread that waits for it runs it, and nobody else is disturbed.
+   - For work-groups of equal cost, helpers start at most twice the
+     threshold (or one work-group) late, and a launch never shared took
+     at most twice the threshold in all: the looks double, so the part
+     run since the last look is no longer than what ran before it, and
+     that look found the rest (which holds the part) worth at most the
+     threshold.  A work-group dearer than those before it can add its own
+     cost; no rule that decides between work-groups does better.
+     tests/dispatch/test_share.c checks these bounds.
+   - Only a launch nobody else can see is deferred: once published, a
+     launch is shared as before.
+
+   Independent of PoCL and of the clock: the caller passes the time, so
+   the rule is unit-tested with scripted times (tests/dispatch/
+   test_share.c).
+
+   Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
+
+#ifndef POCL_STEAL_PTHREAD_SHARE_H
+#define POCL_STEAL_PTHREAD_SHARE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* One launch's state under S1, kept by the thread that prepared it.  */
+typedef struct
+{
+  uint64_t threshold_ns;
+  uint64_t start_ns;  /* when the thread began running work-groups */
+  uint64_t next_look; /* work-groups run when it looks next */
+} pt_share;
+
+/* Whether a launch is published before any work-group runs.  */
+static inline bool
+pt_share_at_once (uint64_t threshold_ns)
+{
+  return threshold_ns == 0;
+}
+
+/* Starts S1 for a launch whose thread begins running work-groups at
+   now_ns.  */
+void pt_share_start (pt_share *s, uint64_t threshold_ns, uint64_t now_ns);
+
+/* How many of `available` claimed work-groups the thread, having run
+   `done` of the launch so far, may run before it must look
+   (pt_share_look): at least 1 when available > 0.  */
+uint64_t pt_share_allowance (const pt_share *s, uint64_t done,
+                             uint64_t available);
+
+/* Whether the thread must look now, having run `done` work-groups.  */
+bool pt_share_look_due (const pt_share *s, uint64_t done);
+
+/* The look of S1, after `done` of num_groups work-groups ran, at now_ns:
+   true if the launch is to be published now.  Otherwise sets the next
+   look, at twice `done`.  */
+bool pt_share_look (pt_share *s, uint64_t done, uint64_t num_groups,
+                    uint64_t now_ns);
+
+#endif /* POCL_STEAL_PTHREAD_SHARE_H */

@@ -1,0 +1,221 @@
+/* test_share.c - rule S1 (driver/pthread_share.h): when an application
+   thread shares a launch it runs alone, with scripted work-group costs and
+   a scripted clock.
+
+   sim() drives pt_share as pthread_kernel.c's participate() does: ranges
+   of `claim` work-groups are claimed, each run in parts of at most
+   pt_share_allowance, with a look after each part when one is due.
+
+   Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../check.h"
+#include "pthread_share.h"
+
+#define MAXG 4096
+
+typedef struct
+{
+  uint64_t published_after; /* work-groups run alone; n if never */
+  uint64_t alone_ns;        /* time spent alone before publishing */
+  unsigned looks;
+  bool published;
+  bool bad_allowance; /* an allowance of 0, or above what was available */
+} outcome;
+
+/* Runs n work-groups of cost[i] ns (all `each` if cost is NULL) from time
+   `start`, claimed `claim` at a time, under threshold_ns.  */
+static outcome
+sim (uint64_t n, const uint64_t *cost, uint64_t each, uint64_t claim,
+     uint64_t threshold_ns, uint64_t start)
+{
+  outcome o = { n, 0, 0, false, false };
+  pt_share s;
+  uint64_t now = start, done = 0, next = 0;
+  pt_share_start (&s, threshold_ns, now);
+  while (next < n)
+    {
+      uint64_t begin = next, end = next + claim < n ? next + claim : n;
+      next = end;
+      bool claimed_last = next == n;
+      while (begin < end)
+        {
+          uint64_t part = pt_share_allowance (&s, done, end - begin);
+          if (part == 0 || part > end - begin)
+            {
+              o.bad_allowance = true;
+              return o;
+            }
+          for (uint64_t i = begin; i < begin + part; ++i)
+            now += cost ? cost[i] : each;
+          begin += part;
+          done += part;
+          if (!claimed_last && pt_share_look_due (&s, done))
+            {
+              o.looks++;
+              if (pt_share_look (&s, done, n, now))
+                {
+                  o.published = true;
+                  o.published_after = done;
+                  o.alone_ns = now - start;
+                  return o;
+                }
+            }
+        }
+    }
+  o.alone_ns = now - start;
+  return o;
+}
+
+static unsigned
+log2_ceil (uint64_t n)
+{
+  unsigned l = 0;
+  while ((1ull << l) < n)
+    ++l;
+  return l;
+}
+
+/* Equal costs: what pthread_share.h promises, for many sizes, costs,
+   claims and thresholds.  */
+static void
+check_equal_costs (void)
+{
+  static const uint64_t sizes[] = { 2, 3, 4, 7, 16, 33, 64, 100, 1024, 4096 };
+  static const uint64_t costs[] = { 1, 10, 37, 45, 50, 100, 1000, 100000 };
+  static const uint64_t claims[] = { 1, 5, 32, 4096 };
+  static const uint64_t thresholds[] = { 1, 1000, 3000, 50000 };
+  unsigned runs = 0;
+  for (size_t a = 0; a < sizeof (sizes) / sizeof (sizes[0]); ++a)
+    for (size_t b = 0; b < sizeof (costs) / sizeof (costs[0]); ++b)
+      for (size_t c = 0; c < sizeof (claims) / sizeof (claims[0]); ++c)
+        for (size_t t = 0; t < sizeof (thresholds) / sizeof (thresholds[0]);
+             ++t)
+          {
+            uint64_t n = sizes[a], cost = costs[b], T = thresholds[t];
+            outcome o = sim (n, NULL, cost, claims[c], T, 1000);
+            ++runs;
+            CHECK (!o.bad_allowance, "n %lu cost %lu claim %lu: allowance",
+                   (unsigned long)n, (unsigned long)cost,
+                   (unsigned long)claims[c]);
+            /* A look per doubling at most.  */
+            CHECK (o.looks <= log2_ceil (n) + 1, "n %lu cost %lu: %u looks",
+                   (unsigned long)n, (unsigned long)cost, o.looks);
+            if (o.published)
+              {
+                uint64_t rest = n - o.published_after;
+                /* Worth it: the rest costs more than the threshold.  */
+                CHECK (rest * cost > T,
+                       "n %lu cost %lu T %lu: published after %lu with a "
+                       "rest of only %lu ns",
+                       (unsigned long)n, (unsigned long)cost, (unsigned long)T,
+                       (unsigned long)o.published_after,
+                       (unsigned long)(rest * cost));
+                /* Not late: helpers wait at most one work-group or twice
+                   the threshold.  */
+                CHECK (o.alone_ns <= cost || o.alone_ns <= 2 * T,
+                       "n %lu cost %lu T %lu: published after %lu ns alone",
+                       (unsigned long)n, (unsigned long)cost, (unsigned long)T,
+                       (unsigned long)o.alone_ns);
+                /* The first look shares a launch whose rest after one
+                   work-group is already dearer than the threshold.  */
+                if ((n - 1) * cost > T)
+                  CHECK (o.published_after == 1,
+                         "n %lu cost %lu T %lu: published after %lu, not 1",
+                         (unsigned long)n, (unsigned long)cost,
+                         (unsigned long)T, (unsigned long)o.published_after);
+              }
+            else if (claims[c] < n)
+              /* Kept alone: the whole launch costs at most twice the
+                 threshold (or is one work-group and its rest).  A first
+                 claim of the whole launch leaves nothing to share: the
+                 driver does not run S1 then.  */
+              CHECK (n * cost <= 2 * T || n * cost <= cost + T,
+                     "n %lu cost %lu T %lu: never published, %lu ns alone",
+                     (unsigned long)n, (unsigned long)cost, (unsigned long)T,
+                     (unsigned long)(n * cost));
+          }
+  printf ("equal costs: %u runs\n", runs);
+}
+
+/* The figures of pthread_config.h's default on the bench's kernel.  */
+static void
+check_examples (void)
+{
+  /* 64 trivial work-groups (37 ns each, cl_launch on the 2-CPU VM): 2.4 us
+     in all, below 3 us: never shared.  */
+  outcome o = sim (64, NULL, 37, 1, 3000, 0);
+  CHECK (!o.published && o.alone_ns == 64 * 37,
+         "64 x 37 ns: published %d after %lu", o.published,
+         (unsigned long)o.published_after);
+  /* 64 work-groups of 100 ns: 6.3 us left after the first, shared then.  */
+  o = sim (64, NULL, 100, 1, 3000, 0);
+  CHECK (o.published && o.published_after == 1,
+         "64 x 100 ns: published %d after %lu", o.published,
+         (unsigned long)o.published_after);
+  /* A first work-group that is slow (cold caches), then fast ones:
+     shared at the first look, which only costs the wake-up.  */
+  uint64_t cost[MAXG];
+  cost[0] = 5000;
+  for (int i = 1; i < 64; ++i)
+    cost[i] = 20;
+  o = sim (64, cost, 0, 1, 3000, 0);
+  CHECK (o.published && o.published_after == 1,
+         "slow first work-group: published %d after %lu", o.published,
+         (unsigned long)o.published_after);
+  /* Cheap work-groups, then dear ones from the 10th on: shared at the
+     first look after the dear ones start.  */
+  for (int i = 0; i < 64; ++i)
+    cost[i] = i < 10 ? 10 : 2000;
+  o = sim (64, cost, 0, 1, 3000, 0);
+  CHECK (o.published && o.published_after == 16,
+         "dear from the 10th: published %d after %lu", o.published,
+         (unsigned long)o.published_after);
+  /* Ranges of half the launch (guided's first chunk at 2 threads): still
+     run in parts, looked at after 1, 2, 4, ...  */
+  o = sim (64, NULL, 100, 32, 3000, 0);
+  CHECK (o.published && o.published_after == 1,
+         "one range: published %d after %lu", o.published,
+         (unsigned long)o.published_after);
+  /* Nothing left to share after the last work-group.  */
+  pt_share s;
+  pt_share_start (&s, 3000, 0);
+  CHECK (!pt_share_look (&s, 8, 8, 1000000),
+         "a look with nothing left published");
+}
+
+/* The clock: backwards, or far ahead (a long preemption).  */
+static void
+check_clock (void)
+{
+  pt_share s;
+  pt_share_start (&s, 3000, 1000000);
+  CHECK (!pt_share_look (&s, 1, 64, 5), "a clock gone backwards published");
+  CHECK (s.next_look == 2, "after the first look: next at %lu, not 2",
+         (unsigned long)s.next_look);
+  CHECK (!pt_share_look_due (&s, 1) && pt_share_look_due (&s, 2),
+         "look_due around 2");
+  CHECK (pt_share_allowance (&s, 1, 100) == 1
+             && pt_share_allowance (&s, 2, 100) == 1
+             && pt_share_allowance (&s, 0, 1) == 1,
+         "allowance around a look");
+  pt_share_start (&s, 3000, 0);
+  CHECK (pt_share_look (&s, 1, 1u << 20, UINT64_MAX),
+         "an hour-long work-group did not publish");
+  pt_share_start (&s, UINT64_MAX, 0);
+  CHECK (!pt_share_look (&s, 1, 2, UINT64_MAX / 2),
+         "an endless threshold published");
+}
+
+int
+main (void)
+{
+  CHECK (pt_share_at_once (0) && !pt_share_at_once (1),
+         "pt_share_at_once: 0 only");
+  check_equal_costs ();
+  check_examples ();
+  check_clock ();
+  return check_finish ("test_share");
+}
