@@ -4,11 +4,14 @@
    L work-items is launched N times in a row, each launch waited for with
    clFinish (or, with --no-sync, only the last); that is one batch.  The
    time per launch of each of B batches is measured and the median and the
-   minimum over the batches are printed, in microseconds.
+   minimum over the batches are printed, in microseconds.  With --work W,
+   each work-item first runs W rounds of a dependent multiply-add, so that
+   a work-group costs more (rule S1 of driver/pthread_share.h is measured
+   with it).
 
    Usage: cl_launch [--groups G] [--local L] [--launches N] [--batches B]
-                    [--no-sync]
-   Defaults: G 64, L 64, N 100, B 30.
+                    [--no-sync] [--work W]
+   Defaults: G 64, L 64, N 100, B 30, W 0.
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -19,10 +22,18 @@
 
 #include "../tests/opencl/cltest.h"
 
-static const char *source = "__kernel void touch (__global uint *out)\n"
-                            "{\n"
-                            "  out[get_global_id (0)] = 1u;\n"
-                            "}\n";
+static const char *source
+    = "__kernel void touch (__global uint *out)\n"
+      "{\n"
+      "  out[get_global_id (0)] = 1u;\n"
+      "}\n"
+      "__kernel void busy (__global uint *out, uint work)\n"
+      "{\n"
+      "  uint v = get_global_id (0);\n"
+      "  for (uint i = 0; i < work; ++i)\n"
+      "    v = v * 1664525u + 1013904223u;\n"
+      "  out[get_global_id (0)] = v;\n"
+      "}\n";
 
 static double
 now_us (void)
@@ -44,6 +55,7 @@ main (int argc, char **argv)
 {
   size_t groups = 64, local = 64;
   int launches = 100, batches = 30, sync_each = 1;
+  cl_uint work = 0;
   for (int i = 1; i < argc; ++i)
     {
       if (!strcmp (argv[i], "--groups") && i + 1 < argc)
@@ -56,11 +68,13 @@ main (int argc, char **argv)
         batches = atoi (argv[++i]);
       else if (!strcmp (argv[i], "--no-sync"))
         sync_each = 0;
+      else if (!strcmp (argv[i], "--work") && i + 1 < argc)
+        work = (cl_uint)strtoul (argv[++i], NULL, 10);
       else
         {
           fprintf (stderr,
                    "usage: %s [--groups G] [--local L] [--launches N] "
-                   "[--batches B] [--no-sync]\n",
+                   "[--batches B] [--no-sync] [--work W]\n",
                    argv[0]);
           return 2;
         }
@@ -73,11 +87,13 @@ main (int argc, char **argv)
 
   cltest_env e;
   cltest_open (&e, source, NULL);
-  cl_kernel k = cltest_kernel (&e, "touch");
+  cl_kernel k = cltest_kernel (&e, work > 0 ? "busy" : "touch");
   size_t global = groups * local;
   cl_mem out
       = cltest_buffer (&e, CL_MEM_WRITE_ONLY, global * sizeof (cl_uint), NULL);
   CL_OK (clSetKernelArg (k, 0, sizeof (out), &out));
+  if (work > 0)
+    CL_OK (clSetKernelArg (k, 1, sizeof (work), &work));
 
   /* Warm up: compile and touch everything once.  */
   for (int i = 0; i < 3; ++i)
@@ -100,9 +116,9 @@ main (int argc, char **argv)
       per_launch[b] = (now_us () - t0) / launches;
     }
   qsort (per_launch, batches, sizeof (double), by_value);
-  printf ("groups=%zu local=%zu launches=%d batches=%d sync=%s "
+  printf ("groups=%zu local=%zu launches=%d batches=%d sync=%s work=%u "
           "median_us=%.2f min_us=%.2f\n",
-          groups, local, launches, batches, sync_each ? "each" : "end",
+          groups, local, launches, batches, sync_each ? "each" : "end", work,
           batches % 2
               ? per_launch[batches / 2]
               : (per_launch[batches / 2 - 1] + per_launch[batches / 2]) / 2,

@@ -163,14 +163,20 @@ class Bench:
     def pocl_env(self, variant, threads, extra=None):
         """variant: 'stock', 'guided' or 'static' (ours), on the main build,
         or 'stock@V' or 'static@V' on another version V; 'static-nohost' is
-        ours static with host runs off (POCL_PTHREAD_HOST_GROUPS=0)."""
+        ours static with host runs off (POCL_PTHREAD_HOST_GROUPS=0),
+        'static-shareonce' ours static with the application thread sharing
+        its launches at once (POCL_PTHREAD_HOST_SHARE_US=0, no rule S1)."""
         env = dict(os.environ)
         variant, _, version = variant.partition("@")
         # Host runs at their default unless the variant turns them off.
         env.pop("POCL_PTHREAD_HOST_GROUPS", None)
+        env.pop("POCL_PTHREAD_HOST_SHARE_US", None)
         if variant == "static-nohost":
             variant = "static"
             env["POCL_PTHREAD_HOST_GROUPS"] = "0"
+        elif variant == "static-shareonce":
+            variant = "static"
+            env["POCL_PTHREAD_HOST_SHARE_US"] = "0"
         prefix = "stock" if variant == "stock" else "ours"
         root = os.path.join(self.build, "prefix")
         if version:
@@ -288,13 +294,16 @@ class Bench:
                        "`parallel for schedule(static)` over the same number of empty iterations: the "
                        "floor a thread pool can reach. `host runs off` is ours static with "
                        "POCL_PTHREAD_HOST_GROUPS=0: the application thread in clFinish only waits, as "
-                       "before it ran small launches itself (at most 64 work-groups by default).\n"
+                       "before it ran small launches itself (at most 64 work-groups by default). "
+                       "`shared at once` is ours static with POCL_PTHREAD_HOST_SHARE_US=0: the "
+                       "application thread shares the launch it runs with the workers at once, as "
+                       "before rule S1 (section 1c).\n"
                        % (self.batches, self.launches))
         rows, csv_rows = [], []
         # Stock and ours (static) on each other PoCL version too, so that the
         # ratio is there against the version a user would replace.
         others = list(self.others)
-        variants = ["stock", "guided", "static", "static-nohost", "omp"]
+        variants = ["stock", "guided", "static", "static-nohost", "static-shareonce", "omp"]
         for v in others:
             variants += ["stock@" + v, "static@" + v]
         for t in self.threads:
@@ -318,6 +327,7 @@ class Bench:
                 name = {"stock": "stock PoCL %s" % (version or self.main_version),
                         "guided": "guided (ours)", "omp": "omp static",
                         "static-nohost": "static (ours, host runs off)",
+                        "static-shareonce": "static (ours, shared at once)",
                         "static": "static (ours%s)" % (", PoCL " + version if version else "")}[base]
                 rows.append([t, name] + ["%.2f" % res[v][g] for g in SIZES])
                 csv_rows.append([t, v] + ["%.3f" % res[v][g] for g in SIZES])
@@ -327,6 +337,8 @@ class Bench:
                 rows.append([t, "static / stock" + (" (PoCL %s)" % version if version else "")] + ratio)
             rows.append([t, "static / host runs off"]
                         + ["%.2f" % (res["static"][g] / res["static-nohost"][g]) for g in SIZES])
+            rows.append([t, "static / shared at once"]
+                        + ["%.2f" % (res["static"][g] / res["static-shareonce"][g]) for g in SIZES])
             rows.append([t, "static / omp static"]
                         + ["%.2f" % (res["static"][g] / res["omp"][g]) for g in SIZES])
         self.table(["threads", "schedule"] + ["1 WG" if g == 1 else str(g) for g in SIZES], rows)
@@ -405,6 +417,33 @@ class Bench:
         self.table(["threads", "variant", "work-groups"] + self.BREAKDOWN_STEPS, rows)
         self.write_csv("breakdown.csv", ["threads", "variant", "groups"] + self.BREAKDOWN_STEPS,
                        csv_rows)
+
+    def share_rule(self):
+        works = [0, 2, 4, 8, 16]
+        self.md.append("## 1c. Rule S1: when the waiting thread shares a small launch\n")
+        self.md.append(
+            "64 work-groups of 64 work-items, as in section 1, with `cl_launch --work W`: each "
+            "work-item first runs W rounds of a dependent multiply-add, so the work-groups cost more "
+            "as W grows. `ours static` (rule S1: the application thread runs the launch alone while "
+            "the rest looks cheaper than POCL_PTHREAD_HOST_SHARE_US, 5 us) against `shared at once` "
+            "(POCL_PTHREAD_HOST_SHARE_US=0) and `host runs off` (POCL_PTHREAD_HOST_GROUPS=0). "
+            "Microseconds per launch, medians as in section 1.\n")
+        variants = ["static", "static-shareonce", "static-nohost"]
+        rows, csv_rows = [], []
+        for t in self.threads:
+            for w in works:
+                def measure(v):
+                    out = self.run([self.tool("cl_launch"), "--groups", "64", "--local", "64",
+                                    "--launches", str(self.launches), "--batches", str(self.batches),
+                                    "--work", str(w)], self.pocl_env(v, t))
+                    return self.field(out, "median_us")
+                med = self.alternate(variants, measure)
+                rows.append([t, w] + ["%.2f" % med[v] for v in variants]
+                            + ["%.2f" % (med["static"] / med["static-shareonce"])])
+                csv_rows.append([t, w] + ["%.3f" % med[v] for v in variants])
+        self.table(["threads", "W", "ours static (S1)", "shared at once", "host runs off",
+                    "S1 / shared at once"], rows)
+        self.write_csv("share.csv", ["threads", "work"] + variants, csv_rows)
 
     # --- 2. uneven work -------------------------------------------------
 
@@ -695,7 +734,7 @@ class Bench:
         self.launches = 20 if self.smoke else 100
         self.batches = 5 if self.smoke else 30
         self.machine()
-        for part in (self.launch_cost, self.launch_breakdown, self.uneven, self.locality, self.bandwidth, self.dispatch,
+        for part in (self.launch_cost, self.launch_breakdown, self.share_rule, self.uneven, self.locality, self.bandwidth, self.dispatch,
                      self.simulated, self.numa_guest):
             t0 = time.time()
             part()
