@@ -92,8 +92,9 @@ const pts_setting pts_settings[] = {
         "left to the workers, so their static blocks stay where the "
         "placement put them. Only on a thread whose own stack has room for "
         "a kernel (as much as a worker's); the thread's floating-point "
-        "environment is restored afterwards. `0` turns it off. Other "
-        "values: one warning, the default is used.",
+        "environment is restored afterwards. Markers and barriers it waits "
+        "for it completes itself. `0` turns all of it off. Other values: "
+        "one warning, the default is used.",
   },
   {
       .name = "POCL_PTHREAD_HOST_SHARE_US",

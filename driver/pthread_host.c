@@ -177,19 +177,22 @@ typedef struct
   uint64_t max_groups;
 } wanted;
 
-/* A queued command the thread waits for, small enough, and not of a
-   sub-device made by affinity domain, whose work-groups must run on its
-   domain's CPUs (pt_device_domains), where this thread may not be.  Under
-   the pool lock: queued commands are alive.  */
+/* A queued command the thread waits for: a marker or a barrier, or an
+   NDRange command small enough and not of a sub-device made by affinity
+   domain, whose work-groups must run on its domain's CPUs
+   (pt_device_domains), where this thread may not be.  Under the pool
+   lock: queued commands are alive.  */
 static bool
 command_wanted (const _cl_command_node *cmd, void *arg)
 {
   const wanted *w = arg;
   cl_event e = cmd->sync.event.event;
-  if (cmd->type != CL_COMMAND_NDRANGE_KERNEL
-      || (w->ev != NULL ? e != w->ev : e->queue != w->cq))
+  if (w->ev != NULL ? e != w->ev : e->queue != w->cq)
     return false;
-  return pt_pool_command_groups (cmd) <= w->max_groups
+  if (pt_pool_command_is_empty (cmd))
+    return true;
+  return cmd->type == CL_COMMAND_NDRANGE_KERNEL
+         && pt_pool_command_groups (cmd) <= w->max_groups
          && pt_device_domains (cmd->device) == 0;
 }
 
@@ -225,6 +228,13 @@ pt_host_help (pt_workers *s, size_t stack_need, cl_command_queue cq,
       l = pt_pool_join_launch_if (&s->pool, launch_wanted, &w);
       if (l == NULL)
         return false;
+    }
+  if (cmd != NULL && pt_pool_command_is_empty (cmd))
+    {
+      /* A marker or a barrier: completing it is all a worker would do,
+         and saves the hand-off to one and its wake-up of us.  */
+      pocl_exec_command (cmd);
+      return true;
     }
 
   /* Kernels set rounding and flush-to-zero for themselves

@@ -9,12 +9,15 @@
        it runs it as guest 0 of the launch, claiming before the launch is
        published, so that a launch of one work-group (or whose first
        block is one work-group) needs no worker and no wake-up at all;
-       otherwise the workers are woken as for any launch and take the
-       rest;
+       then it runs work-groups alone while the rest looks cheaper than a
+       wake-up (rule S1, pthread_share.h), and once it does not, the
+       workers are woken as for any launch and take the rest;
+     - a ready marker or barrier it waits for that no worker has taken
+       yet: it completes it, which is all a worker would do;
      - else a published launch it waits for with work-groups left and a
        free guest: it joins it.
    Only launches of at most POCL_PTHREAD_HOST_GROUPS work-groups (0 turns
-   this off), so that a big launch's static blocks, and the pages they
+   this off, markers and barriers included), so that a big launch's static blocks, and the pages they
    first touch, stay with the threads the placement put them on; not those
    of a sub-device made by affinity domain, whose work-groups keep to its
    domain's CPUs (pthread_worker.h); and only

@@ -34,7 +34,8 @@
       device's command instead.
 
    H1 (the application threads' hint)  host_work counts the queued NDRange
-      commands and the listed launches of at most host_groups work-groups.
+      commands and the listed launches of at most host_groups work-groups,
+      and the queued markers and barriers (none if host_groups is 0).
       It changes under the lock only, with the append or removal of each
       such item (whose size never changes), so under the lock it is exact.
       Application threads read it without the lock (pt_pool_host_work)
@@ -42,8 +43,8 @@
       being pushed makes the thread wait instead of run it, which loses
       nothing: the push has provided for the item (P1-P3).  A stale
       nonzero costs one lock hold that finds nothing.  So a thread waiting
-      for a big launch, or for a command that is no launch, never takes
-      the pool lock.
+      for a big launch, or for a read or a write, never takes the pool
+      lock.
 
    The flags P1-P3 speak of are mirrored by the bitmaps idle_bits (either
    flag) and spin_bits (`spinning`), which are what pushers search
@@ -119,8 +120,10 @@ pt_pool_count_host_work (pt_pool *p, uint64_t max_groups)
 static bool
 host_command (const pt_pool *p, const _cl_command_node *cmd)
 {
-  return p->host_groups > 0 && cmd->type == CL_COMMAND_NDRANGE_KERNEL
-         && pt_pool_command_groups (cmd) <= p->host_groups;
+  return p->host_groups > 0
+         && (pt_pool_command_is_empty (cmd)
+             || (cmd->type == CL_COMMAND_NDRANGE_KERNEL
+                 && pt_pool_command_groups (cmd) <= p->host_groups));
 }
 
 /* Whether l counts in host_work (H1).  */

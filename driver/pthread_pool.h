@@ -169,13 +169,22 @@ pt_pool_command_groups (const _cl_command_node *cmd)
   return (uint64_t)pc->num_groups[0] * pc->num_groups[1] * pc->num_groups[2];
 }
 
+/* Whether cmd does no work: a marker or a barrier, which only completes
+   (PoCL's pocl_exec_command), so any thread may run it in no time.  */
+static inline bool
+pt_pool_command_is_empty (const _cl_command_node *cmd)
+{
+  return cmd->type == CL_COMMAND_MARKER || cmd->type == CL_COMMAND_BARRIER;
+}
+
 /* Sets up the queues for num_threads workers (no threads are started).  */
 cl_int pt_pool_init (pt_pool *p, unsigned num_threads, uint64_t spin_ns,
                      bool oversubscribed, bool skip_claimed);
 
 /* Counts work application threads may run in host_work: NDRange commands
-   and launches of at most max_groups work-groups (0, the default: none).
-   Before anything is pushed.  */
+   and launches of at most max_groups work-groups, and markers and
+   barriers (max_groups 0, the default: nothing).  Before anything is
+   pushed.  */
 void pt_pool_count_host_work (pt_pool *p, uint64_t max_groups);
 
 /* Whether something counted in host_work may be queued or listed: a hint,

@@ -44,8 +44,10 @@
    (pt_pool_join_launch_if, pt_launch_host_join).  A guest has no block
    of its own: it takes over or steals, and with STEAL 0 gets nothing.  A
    help may also find nothing at any time: the hint host_work read 0 (H1
-   of pthread_pool.c), or the thread's stack is too small.  Plain
-   commands are never the thread's (it runs NDRange commands only).
+   of pthread_pool.c), or the thread's stack is too small.  A plain
+   command at the head it may also take and complete, as it does markers
+   and barriers (pt_host_help); that it may also leave them covers the
+   plain commands it never takes (reads, writes).
 
    Checked, for every interleaving:
    - no lost wake-up (P1, P3): no invalid end state, i.e. never a queued
@@ -163,7 +165,7 @@
 #define HOST 0
 #endif
 #if HOST && !L
-#error "HOST needs the NDRange command (L 1): plain commands are not the host's"
+#error "HOST needs the NDRange command (L 1)"
 #endif
 #if L && G < 1
 #error "a launch of no work-groups completes at once, without the pool"
@@ -560,7 +562,7 @@ leave:
    host's wait for completion is init's).  */
 proctype app ()
 {
-  byte c, done, i, n, k;
+  byte c, done, i, n, k, woken = NONE;
   byte mask;
   bit got, last;
   bit alone_last;  /* S1: it claimed the last work-group alone */
@@ -576,6 +578,12 @@ help:
           taken++;
           lock = 0;
           goto own
+       :: (taken < pushed && q[taken] != NDR) ->
+          /* a marker or a barrier: it completes it (pt_host_help) */
+          c = q[taken];
+          taken++;
+          lock = 0;
+          goto plain
        :: (linked && unclaimed > 0) ->
           assert (!freed);
           refs++;
@@ -639,6 +647,15 @@ own:
   fi;
   assert (!ndr_done);
   run_claimed ();
+  goto help;
+
+plain:
+  atomic { ran[c]++; assert (ran[c] == 1); completed++ };
+  if
+  :: (CHAIN && c == CHAIN_PARENT) -> push_command (NCMD - 1, woken)
+  :: else -> skip
+  fi;
+  c = 0;
   goto help;
 
 join:

@@ -7,8 +7,9 @@
    a flag the program sets at the end.  A worker stuck in one of them can
    take nothing else, so once all of them are in, what follows is
    deterministic:
-     - clFinish on a second queue with a launch of one work-group returns
-       only if this thread runs that launch itself (expect-host: with
+     - clFinish on a second queue with a launch of one work-group, a
+       marker and a barrier returns only if this thread runs that launch
+       and completes the marker and the barrier itself (expect-host: with
        POCL_PTHREAD_HOST_GROUPS at its default), or only after the flag
        is set and the workers are free again (expect-wait: with
        POCL_PTHREAD_HOST_GROUPS=0, and from a thread whose stack is too
@@ -144,6 +145,10 @@ run_small (void *arg)
   s->q = q;
   if (s->count != NULL)
     run_counted (s);
+  /* A marker and a barrier last: a thread that returns early completed
+     them too.  */
+  CL_OK (clEnqueueMarkerWithWaitList (q, 0, NULL, NULL));
+  CL_OK (clEnqueueBarrierWithWaitList (q, 0, NULL, NULL));
   CL_OK (clFinish (q));
   s->returned_early = !atomic_load (&freed);
   s->env_kept = fegetround () == FE_DOWNWARD && _mm_getcsr () == csr;

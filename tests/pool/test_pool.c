@@ -80,11 +80,12 @@
 
    host_work        host_work counts exactly the queued NDRange commands
                     and listed launches of at most host_groups (here 64)
-                    work-groups, through every way in and out: a worker's
-                    take, the take of the command it was woken for, an
-                    application thread's take, a launch's unlink.  Bigger
-                    launches and other commands never count; with
-                    host_groups 0 (host runs off) nothing does.
+                    work-groups, and the queued markers and barriers,
+                    through every way in and out: a worker's take, the take
+                    of the command it was woken for, an application
+                    thread's take, a launch's unlink.  Bigger launches and
+                    other commands never count; with host_groups 0 (host
+                    runs off) nothing does.
 
    Every test ends by checking that idle_bits and spin_bits still equal
    the flags (pool_destroy).
@@ -705,6 +706,26 @@ host_work_case (uint64_t host_groups)
   launch_destroy (&p, &l64);
   CHECK (host_work (&p) == 0,
          "host_groups %lu: no launch listed, host_work is %u",
+         (unsigned long)host_groups, host_work (&p));
+  /* Markers and barriers count: they do no work.  */
+  _cl_command_node marker, barrier;
+  command_init (&marker, 0);
+  marker.type = CL_COMMAND_MARKER;
+  command_init (&barrier, 0);
+  barrier.type = CL_COMMAND_BARRIER;
+  pt_pool_push_command (&p, &marker);
+  pt_pool_push_command (&p, &barrier);
+  CHECK (host_work (&p) == (on ? 2u : 0u),
+         "host_groups %lu: a marker and a barrier queued, host_work is %u",
+         (unsigned long)host_groups, host_work (&p));
+  CHECK (pt_pool_wait (&p, 0, 0, &w) && w.command == &marker
+             && host_work (&p) == (on ? 1u : 0u),
+         "host_groups %lu: after a worker took the marker, host_work is %u",
+         (unsigned long)host_groups, host_work (&p));
+  CHECK (pt_pool_take_command_if (&p, take_any, NULL) == &barrier
+             && host_work (&p) == 0,
+         "host_groups %lu: after an application thread took the barrier, "
+         "host_work is %u",
          (unsigned long)host_groups, host_work (&p));
   printf ("host_work: host_groups %lu: counted as it should\n",
           (unsigned long)host_groups);
