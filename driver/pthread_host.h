@@ -17,14 +17,14 @@
      - else a published launch it waits for with work-groups left and a
        free guest: it joins it.
    Only launches of at most POCL_PTHREAD_HOST_GROUPS work-groups (0 turns
-   this off, markers and barriers included), so that a big launch's static blocks, and the pages they
-   first touch, stay with the threads the placement put them on; not those
-   of a sub-device made by affinity domain, whose work-groups keep to its
-   domain's CPUs (pthread_worker.h); and only
-   where the thread's stack has room for a kernel (as much as the workers
-   give one: the device's work_group_stack_size), which is unknown, so no,
-   on threads that run on another stack than their own (coroutines,
-   Julia's tasks).
+   this off, markers and barriers included), so that a big launch's static
+   blocks, and the pages they first touch, stay with the threads the
+   placement put them on; not those of a sub-device made by affinity
+   domain, whose work-groups keep to its domain's CPUs
+   (pthread_worker.h); and only where the thread's stack has room for a
+   kernel (as much as the workers give one: the device's
+   work_group_stack_size), which is unknown, so no, on threads that run on
+   another stack than their own (coroutines, Julia's tasks).
 
    What the thread's own state sees: its floating-point environment
    (rounding, flush-to-zero, which kernels set for themselves) is restored

@@ -101,9 +101,9 @@ typedef struct
   uint64_t launch_seq;        /* the last seq handed out */
   bool shutdown;
   /* The queued NDRange commands and listed launches of at most
-     host_groups work-groups: what an application thread may run
-     (pthread_host.h).  Changed under the lock only; read without it, as a
-     hint (H1 of pthread_pool.c).  */
+     host_groups work-groups, and the queued markers and barriers: what an
+     application thread may run (pthread_host.h).  Changed under the lock
+     only; read without it, as a hint (H1 of pthread_pool.c).  */
   _Atomic unsigned host_work;
 
   /* Set by pt_pool_init, read-only afterwards.  */

@@ -9,7 +9,8 @@ void
 pt_share_start (pt_share *s, uint64_t threshold_ns, uint64_t now_ns)
 {
   s->threshold_ns = threshold_ns;
-  s->start_ns = now_ns;
+  s->last_ns = now_ns;
+  s->last_done = 0;
   s->next_look = 1; /* the first look comes after one work-group */
 }
 
@@ -32,15 +33,18 @@ pt_share_look (pt_share *s, uint64_t done, uint64_t num_groups,
 {
   if (done >= num_groups)
     return false; /* nothing left to share */
-  uint64_t elapsed = now_ns > s->start_ns ? now_ns - s->start_ns : 0;
+  uint64_t part = done > s->last_done ? done - s->last_done : 1;
+  uint64_t part_ns = now_ns > s->last_ns ? now_ns - s->last_ns : 0;
   uint64_t rest = num_groups - done;
-  /* In double: elapsed * rest may exceed 64 bits after a long preemption,
+  /* In double: part_ns * rest may exceed 64 bits after a long preemption,
      and the comparison needs no exactness.  */
-  if ((double)elapsed * (double)rest > (double)s->threshold_ns * (double)done)
+  if ((double)part_ns * (double)rest > (double)s->threshold_ns * (double)part)
     return true;
   /* Between this look and the next the thread runs `done` more
-     work-groups: their estimated cost is within the rest's, which this
-     look found to be at most the threshold.  */
+     work-groups: at this part's cost, within the rest's, which this look
+     found to be at most the threshold.  */
+  s->last_ns = now_ns;
+  s->last_done = done;
   s->next_look = done > 0 ? 2 * done : 1;
   return false;
 }

@@ -11,9 +11,12 @@
    S1  While the launch is unpublished, the thread that prepared it runs
        work-groups alone and looks at the clock after 1, 2, 4, 8, ...
        work-groups.  At each look it publishes the launch (and wakes
-       helpers) if  elapsed * rest > threshold * done,  i.e. if the
-       work-groups not yet run, at the average cost of those run so far,
-       would take longer than the threshold.  A threshold of 0 publishes
+       helpers) if  part_ns * rest > threshold * part,  i.e. if the
+       work-groups not yet run, at the cost of the `part` work-groups run
+       since the previous look (part_ns), would take longer than the
+       threshold.  The latest part, not the average since the start: a
+       launch whose work-groups get dearer (a triangular loop) is shared
+       as soon as they do.  A threshold of 0 publishes
        at once, before any work-group runs (pt_share_at_once).  The
        threshold is POCL_PTHREAD_HOST_SHARE_US (pthread_config.h says
        why its default is what it is).
@@ -26,8 +29,10 @@
      at most twice the threshold in all: the looks double, so the part
      run since the last look is no longer than what ran before it, and
      that look found the rest (which holds the part) worth at most the
-     threshold.  A work-group dearer than those before it can add its own
-     cost; no rule that decides between work-groups does better.
+     threshold.  Work-groups dearer than those before them can add the
+     cost of one part (at most as many work-groups as had run); no rule
+     that decides between work-groups without knowing their costs does
+     better.
      tests/dispatch/test_share.c checks these bounds.
    - Only a launch nobody else can see is deferred: once published, a
      launch is shared as before.
@@ -48,7 +53,8 @@
 typedef struct
 {
   uint64_t threshold_ns;
-  uint64_t start_ns;  /* when the thread began running work-groups */
+  uint64_t last_ns;   /* the previous look, or the start */
+  uint64_t last_done; /* work-groups run at the previous look, or 0 */
   uint64_t next_look; /* work-groups run when it looks next */
 } pt_share;
 
@@ -73,8 +79,8 @@ uint64_t pt_share_allowance (const pt_share *s, uint64_t done,
 bool pt_share_look_due (const pt_share *s, uint64_t done);
 
 /* The look of S1, after `done` of num_groups work-groups ran, at now_ns:
-   true if the launch is to be published now.  Otherwise sets the next
-   look, at twice `done`.  */
+   true if the launch is to be published now.  Otherwise starts the next
+   part, up to the next look at twice `done`.  */
 bool pt_share_look (pt_share *s, uint64_t done, uint64_t num_groups,
                     uint64_t now_ns);
 

@@ -173,6 +173,16 @@ check_examples (void)
   CHECK (o.published && o.published_after == 16,
          "dear from the 10th: published %d after %lu", o.published,
          (unsigned long)o.published_after);
+  /* Work-groups that get dearer, 10 ns more each (a triangular loop):
+     the part 8..15 costs 920 ns, 115 a work-group, 5.5 us for the 48
+     left: shared at the look after 16.  The average since the start (75
+     ns) would have kept all 20 us of it alone.  */
+  for (int i = 0; i < 64; ++i)
+    cost[i] = 10u * (uint64_t)i;
+  o = sim (64, cost, 0, 1, 5000, 0);
+  CHECK (o.published && o.published_after == 16,
+         "triangular: published %d after %lu", o.published,
+         (unsigned long)o.published_after);
   /* Ranges of half the launch (guided's first chunk at 2 threads): still
      run in parts, looked at after 1, 2, 4, ...  */
   o = sim (64, NULL, 100, 32, 3000, 0);
