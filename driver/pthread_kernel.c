@@ -388,10 +388,11 @@ run_range (kernel_run_command *k, void **arguments, struct pocl_context *pc,
 /* Runner w, holding a reference to launch q, runs work-groups of it as
    participant tid of its dispatcher until none are left to claim, then
    drops its reference.  first: a range w already claimed (an application
-   thread's claim before publishing), or NULL.  alone: the launch is not
-   published yet (an application thread's, with work-groups left after
-   `first`); w runs it alone under rule S1 (pthread_share.h) and publishes
-   it when the rule says so.  */
+   thread's claim before publishing), or NULL.  alone: rule S1
+   (pthread_share.h) applies: the launch is not published yet (an
+   application thread's) and work-groups are left to claim after `first`;
+   w runs it alone, publishes it when the rule says so, and stops looking
+   once it has claimed the last work-group.  */
 static bool
 participate (const pt_kernel_env *env, pt_runner *w, pt_pool_launch *q,
              unsigned tid, const wgd_range *first, bool alone)
@@ -455,9 +456,6 @@ participate (const pt_kernel_env *env, pt_runner *w, pt_pool_launch *q,
      coordinates.  */
   grid_cursor cursor = { UINT64_MAX, 0, 0, 0 };
   pt_share share;
-  /* Whether a claim of ours was flagged `last`: nothing is left to share
-     then, and a launch published after it would never be unlinked.  */
-  bool claimed_last = false;
   if (alone)
     pt_share_start (&share, env->host_share_ns, now_ns ());
   for (;;)
@@ -484,7 +482,7 @@ participate (const pt_kernel_env *env, pt_runner *w, pt_pool_launch *q,
 #endif
       /* S1: nobody else can see the launch, so `done` is all that ran,
          and what is unclaimed is ours to share.  */
-      if (alone && !claimed_last && pt_share_look_due (&share, done)
+      if (alone && pt_share_look_due (&share, done)
           && pt_share_look (&share, done, d->num_groups, now_ns ()))
         {
           publish (env, l, true);
@@ -494,11 +492,13 @@ participate (const pt_kernel_env *env, pt_runner *w, pt_pool_launch *q,
         continue; /* the rest of the range, after a look */
       bool more = wgd_claim (d, tid, &r, &st->dispatch);
       /* `last` may come with a false return (wgd_range).  Unpublished,
-         the launch is in no list: retire_launch leaves it.  */
+         the launch is in no list: retire_launch leaves it, and S1 ends
+         here, as nothing is left to share (publishing it now would leave
+         it listed for ever: nobody would unlink it).  */
       if (r.last)
         {
-          claimed_last = true;
           retire_launch (p, l);
+          alone = false;
         }
       if (!more)
         break;

@@ -115,9 +115,9 @@
    application thread publishes without waking helpers hangs with STEAL 0
    (an invalid end state), as it must; so does one that publishes a
    launch after claiming its last work-group alone under S1 (the launch
-   stays listed, never unlinked or freed: the check of
-   pthread_kernel.c's claimed_last).  W=3 with HOST exceeds 4 GB in the
-   non-progress search and is not run.
+   stays listed, never unlinked or freed: participate() in
+   pthread_kernel.c ends S1 on such a claim).  W=3 with HOST exceeds 4 GB
+   in the non-progress search and is not run.
 
    Not modelled: sub-devices and their overlapping thread ranges, more
    than one launch in the list, PoCL's events and queues, memory ordering
@@ -616,7 +616,7 @@ own:
         times, before it publishes (the clock decides; here any choice).
         A claim flagged `last` retires the launch at once, as
         participate() does (a no-op: it is in no list), and then it is
-        never published (claimed_last).  */
+        never published (participate() ends S1 there).  */
      do
      :: (got && !alone_last) ->
         atomic { units++; done++; got = 0 };
