@@ -116,6 +116,23 @@ const pts_setting pts_settings[] = {
         "shares at once. Other values: one warning, the default is used.",
   },
   {
+      .name = "POCL_PTHREAD_HOST_GRACE_US",
+      .kind = PTS_SETTING_UINT,
+      .def = PTS_HOST_GRACE_US_DEFAULT,
+      .max = PTS_HOST_GRACE_US_MAX,
+      .accepted = PTS_UINT_ACCEPTED (PTS_HOST_GRACE_US_MAX),
+      .field = PTS_FIELD (unsigned, host_grace_us),
+      .meaning
+      = "A launch an application thread enqueues that it may run itself "
+        "(see `POCL_PTHREAD_HOST_GROUPS`) is left to that thread for this "
+        "many microseconds: a worker takes it only then, unless a thread "
+        "waits for something else first, so the thread's `clFinish` or "
+        "`clWaitForEvents` finds it still queued. Markers and barriers "
+        "likewise. A launch nobody waits for in that time starts this "
+        "late. `0` leaves nothing to the thread. Other values: one "
+        "warning, the default is used.",
+  },
+  {
       .name = "POCL_PTHREAD_STATS",
       .kind = PTS_SETTING_SWITCH,
       .def = 0,

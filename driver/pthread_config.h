@@ -47,6 +47,10 @@ typedef struct
      with the workers only once the rest of it looks longer than this, in
      microseconds (rule S1, pthread_share.h); 0 shares at once.  */
   unsigned host_share_us;
+  /* POCL_PTHREAD_HOST_GRACE_US: a worker leaves such a launch, enqueued
+     by an application thread, to that thread for this long, in
+     microseconds (P6 of pthread_pool.c); 0: not at all.  */
+  unsigned host_grace_us;
 } pts_config;
 
 /* Plain numbers: the settings table writes them into its texts.  */
@@ -61,6 +65,14 @@ typedef struct
    was fastest at 4 to 6 us for every work-group cost.  */
 #define PTS_HOST_SHARE_US_DEFAULT 5
 #define PTS_HOST_SHARE_US_MAX 100000
+/* How long an application thread can take from its clEnqueue to its
+   clFinish here: a worker kicked at once won that race in 17% of
+   back-to-back launches of 64 trivial work-groups at 2 threads (the
+   2-CPU VM; the thread may be preempted), each win costing the hand-offs
+   both ways.  Graces of 10, 20, 30 and 50 us took 0.64, 0.54, 0.51 and
+   0.49 of the launch cost without one; 30 us keeps most of the gain.  */
+#define PTS_HOST_GRACE_US_DEFAULT 30
+#define PTS_HOST_GRACE_US_MAX 100000
 
 /* How a setting's value is parsed, and the type of its field.  */
 typedef enum

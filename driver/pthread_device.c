@@ -344,7 +344,10 @@ pocl_pthread_submit (_cl_command_node *node, cl_command_queue cq)
   if (pocl_command_is_ready (ev))
     {
       pocl_update_event_submitted (ev);
-      pt_pool_push_command (pool, node);
+      /* Called by the application thread that enqueues node, which may
+         then wait for it and run it itself (P6 of pthread_pool.c).  */
+      pt_pool_push_command (pool, node,
+                            pt_host_may_run (&workers, kernel_stack_size ()));
     }
   POCL_UNLOCK_OBJ (ev);
 }
@@ -400,7 +403,7 @@ pocl_pthread_notify (cl_device_id device, cl_event event, cl_event finished)
   if (pocl_command_is_ready (event) && event->status == CL_QUEUED)
     {
       pocl_update_event_submitted (event);
-      pt_pool_push_command (pool, node);
+      pt_pool_push_command (pool, node, false);
     }
 }
 

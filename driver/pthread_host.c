@@ -208,17 +208,32 @@ launch_wanted (const pt_pool_launch *l, void *arg)
 }
 
 bool
+pt_host_may_run (const pt_workers *s, size_t stack_need)
+{
+  return s->config.host_groups > 0 && stack_fits (stack_need);
+}
+
+bool
 pt_host_help (pt_workers *s, size_t stack_need, cl_command_queue cq,
               cl_event ev)
 {
   /* Nothing small queued or listed: wait without taking the pool lock
-     (H1 of pthread_pool.c).  */
-  if (!pt_pool_host_work (&s->pool) || !stack_fits (stack_need))
+     (H1 of pthread_pool.c).  Nothing is in a grace either: a command in
+     one counts in H1 while queued.  */
+  if (!pt_pool_host_work (&s->pool))
     return false;
+  /* From here on, a thread that runs nothing is about to wait while
+     something small is queued, which may be a command a worker leaves to
+     its enqueuer (P6), in front of what we wait for: end the graces.  */
+  pt_runner *r = NULL;
   /* Out of memory for our buffers: the workers do it all.  */
-  pt_runner *r = host_runner_get (&s->env);
+  if (stack_fits (stack_need))
+    r = host_runner_get (&s->env);
   if (r == NULL)
-    return false;
+    {
+      pt_pool_end_graces (&s->pool);
+      return false;
+    }
   wanted w = { cq, ev, s->config.host_groups };
   _cl_command_node *cmd
       = pt_pool_take_command_if (&s->pool, command_wanted, &w);
@@ -227,7 +242,10 @@ pt_host_help (pt_workers *s, size_t stack_need, cl_command_queue cq,
     {
       l = pt_pool_join_launch_if (&s->pool, launch_wanted, &w);
       if (l == NULL)
-        return false;
+        {
+          pt_pool_end_graces (&s->pool);
+          return false;
+        }
     }
   if (cmd != NULL && pt_pool_command_is_empty (cmd))
     {

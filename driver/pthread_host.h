@@ -16,6 +16,13 @@
        yet: it completes it, which is all a worker would do;
      - else a published launch it waits for with work-groups left and a
        free guest: it joins it.
+   A worker leaves such a command, enqueued by the thread that then waits
+   for it, to that thread for POCL_PTHREAD_HOST_GRACE_US (P6 of
+   pthread_pool.c), so that the thread finds it still queued: a worker
+   that took it at once would cost the hand-offs both ways.  A thread
+   that waits without running anything ends those graces
+   (pt_pool_end_graces): the command may be in front of what it waits
+   for.
    Only launches of at most POCL_PTHREAD_HOST_GROUPS work-groups (0 turns
    this off, markers and barriers included), so that a big launch's static
    blocks, and the pages they first touch, stay with the threads the
@@ -60,6 +67,12 @@
    it still has to wait), false if there was nothing it may run.  */
 bool pt_host_help (pt_workers *s, size_t stack_need, cl_command_queue cq,
                    cl_event ev);
+
+/* Whether the calling application thread may run work-groups here, as
+   far as it can tell before it waits: host runs are on and its stack has
+   room (stack_need, as for pt_host_help).  A command it enqueues is then
+   left to it a while (P6 of pthread_pool.c).  */
+bool pt_host_may_run (const pt_workers *s, size_t stack_need);
 
 /* Frees the buffers of every application thread that ran work-groups (a
    printf buffer as big as a worker's, and local memory), as the workers'

@@ -33,6 +33,25 @@
       (pt_pool_take_command_if), never left queued because w took another
       device's command instead.
 
+   P6 (a grace for the enqueuing thread)  A command that counts in
+      host_work (H1), pushed by the application thread that enqueued it
+      (by_waiter), is usually waited for by that thread next, which then
+      runs it itself (pthread_host.h) with no hand-off at all.  A worker
+      kicked for it at once races that thread, and when the worker wins,
+      the launch pays the hand-offs both ways (a third of the cost of a
+      launch of 64 work-groups, measured at 2 threads).  So the push takes
+      a worker as P2 and P3 say, but with a deadline, grace_until: the
+      taken worker watches its `kick` until then, unlocked, and only then
+      searches (P5 first).  Loses nothing: the worker is taken, not idle,
+      and searches after its grace as after any kick; a grace is a delay
+      between a take and the search, which P1-P3 allow anyway (the model's
+      interleavings have every such delay).  Bounded: a grace ends at its
+      deadline, at shutdown (P4's kick), or when an application thread
+      that is about to wait without running anything ends all graces
+      (pt_pool_end_graces kicks the workers in one), so a thread that
+      waits for something behind the command, a read, say, does not wait
+      out the grace.
+
    H1 (the application threads' hint)  host_work counts the queued NDRange
       commands and the listed launches of at most host_groups work-groups,
       and the queued markers and barriers (none if host_groups is 0).
@@ -70,9 +89,13 @@
 
 #ifdef PT_POOL_TEST_HOOKS
 unsigned long pt_pool_scan_words;
+_Atomic unsigned long pt_pool_graces_begun;
 #define PT_COUNT_SCAN_WORD() (++pt_pool_scan_words)
+#define PT_COUNT_GRACE()                                                      \
+  atomic_fetch_add_explicit (&pt_pool_graces_begun, 1, memory_order_relaxed)
 #else
 #define PT_COUNT_SCAN_WORD() ((void)0)
+#define PT_COUNT_GRACE() ((void)0)
 #endif
 
 cl_int
@@ -111,9 +134,10 @@ pt_pool_init (pt_pool *p, unsigned num_threads, uint64_t spin_ns,
 }
 
 void
-pt_pool_count_host_work (pt_pool *p, uint64_t max_groups)
+pt_pool_count_host_work (pt_pool *p, uint64_t max_groups, uint64_t grace_ns)
 {
   p->host_groups = max_groups;
+  p->host_grace_ns = grace_ns;
 }
 
 /* Whether cmd counts in host_work (H1).  */
@@ -212,6 +236,30 @@ kick (pt_pool *p, unsigned index)
   atomic_fetch_add_explicit (&p->idle[index].kick, 1, memory_order_relaxed);
 }
 
+/* P6: worker `index`, about to be taken, leaves its command alone until
+   host_grace_ns from now.  Under the lock.  */
+static void
+grace_start (pt_pool *p, unsigned index)
+{
+  p->idle[index].grace_until = pt_now_ns () + p->host_grace_ns;
+  /* relaxed: changed under the lock only; pt_pool_end_graces reads it
+     without the lock as a hint.  */
+  unsigned n = atomic_load_explicit (&p->graces, memory_order_relaxed);
+  atomic_store_explicit (&p->graces, n + 1, memory_order_relaxed);
+}
+
+/* P6: worker `index`'s grace is over, if it had one.  Under the lock.  */
+static void
+grace_clear (pt_pool *p, unsigned index)
+{
+  if (p->idle[index].grace_until == 0)
+    return;
+  p->idle[index].grace_until = 0;
+  /* relaxed: see grace_start.  */
+  unsigned n = atomic_load_explicit (&p->graces, memory_order_relaxed);
+  atomic_store_explicit (&p->graces, n - 1, memory_order_relaxed);
+}
+
 static void
 wake_signal (pt_pool *p, unsigned index)
 {
@@ -282,7 +330,7 @@ idle_to_take (const pt_pool *p, unsigned from, unsigned end)
 }
 
 void
-pt_pool_push_command (pt_pool *p, _cl_command_node *cmd)
+pt_pool_push_command (pt_pool *p, _cl_command_node *cmd, bool by_waiter)
 {
   unsigned first, count;
   pt_pool_device_threads (p, cmd->device, &first, &count);
@@ -295,11 +343,37 @@ pt_pool_push_command (pt_pool *p, _cl_command_node *cmd)
      where a sleeper takes a futex wake-up.  If none is idle, the busy
      ones search the queue before they go idle (P1).  */
   unsigned i = idle_to_take (p, first, first + count);
-  if (i < first + count && take_idle (p, i, cmd))
-    woken = i;
+  if (i < first + count)
+    {
+      /* The worker leaves cmd to its enqueuer a while (P6).  */
+      if (by_waiter && p->host_grace_ns > 0 && host_command (p, cmd))
+        grace_start (p, i);
+      if (take_idle (p, i, cmd))
+        woken = i;
+    }
   pthread_mutex_unlock (&p->lock);
   if (woken < p->num_threads)
     wake_signal (p, woken);
+}
+
+void
+pt_pool_end_graces (pt_pool *p)
+{
+  /* relaxed: a hint.  A grace started after this read belongs to a push
+     after our caller looked for work, which it was not waiting for.  */
+  if (atomic_load_explicit (&p->graces, memory_order_relaxed) == 0)
+    return;
+  pthread_mutex_lock (&p->lock);
+  for (unsigned i = 0;
+       i < p->num_threads
+       && atomic_load_explicit (&p->graces, memory_order_relaxed) > 0;
+       ++i)
+    if (p->idle[i].grace_until != 0)
+      {
+        grace_clear (p, i);
+        kick (p, i); /* it watches its kick during the grace (P6) */
+      }
+  pthread_mutex_unlock (&p->lock);
 }
 
 void
@@ -506,6 +580,24 @@ pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
     {
       /* P5: what we were woken for first, if it is still queued.  */
       _cl_command_node *mine = me->woken_for;
+      if (mine != NULL && me->grace_until != 0)
+        {
+          /* P6: its enqueuer may run it; wait until the deadline, or a
+             kick (pt_pool_end_graces, shutdown), then look again.  */
+          uint64_t until = me->grace_until;
+          /* relaxed: see kick.  */
+          uint64_t seen
+              = atomic_load_explicit (&me->kick, memory_order_relaxed);
+          pthread_mutex_unlock (&p->lock);
+          PT_COUNT_GRACE ();
+          uint64_t now = pt_now_ns ();
+          if (now < until)
+            pt_spin_until_changed (&me->kick, seen, until - now,
+                                   p->oversubscribed);
+          pthread_mutex_lock (&p->lock);
+          grace_clear (p, index);
+          continue; /* shutdown first; woken_for is still set */
+        }
       me->woken_for = NULL;
       if (mine != NULL)
         {

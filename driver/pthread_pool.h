@@ -89,6 +89,10 @@ typedef struct
      that one first if it is still queued (P5).  Compared, never
      dereferenced: it may be gone.  */
   _cl_command_node *woken_for;
+  /* When this worker, taken for woken_for, may take it (pt_now_ns), or
+     0: at once.  Set by a push that leaves the command a while to the
+     application thread that enqueued it (P6 of pthread_pool.c).  */
+  uint64_t grace_until;
   bool sleeping; /* waiting on `wake`; cleared by whoever wakes it */
   bool spinning; /* watching `kick`; cleared by whoever kicks it */
 } pt_idle;
@@ -105,14 +109,19 @@ typedef struct
      application thread may run (pthread_host.h).  Changed under the lock
      only; read without it, as a hint (H1 of pthread_pool.c).  */
   _Atomic unsigned host_work;
+  /* The workers whose grace_until is set (P6).  Changed under the lock
+     only; read without it, as a hint, by pt_pool_end_graces.  */
+  _Atomic unsigned graces;
 
   /* Set by pt_pool_init, read-only afterwards.  */
   alignas (WGD_CACHELINE) unsigned num_threads;
   uint64_t spin_ns;    /* POCL_PTHREAD_SPIN_US, in ns; 0: no spinning */
   bool oversubscribed; /* more threads than allowed CPUs: spinners yield */
   bool skip_claimed;   /* POCL_PTHREAD_SKIP_CLAIMED */
-  /* POCL_PTHREAD_HOST_GROUPS (pt_pool_count_host_work).  */
+  /* POCL_PTHREAD_HOST_GROUPS and POCL_PTHREAD_HOST_GRACE_US, in ns
+     (pt_pool_count_host_work).  */
   uint64_t host_groups;
+  uint64_t host_grace_ns;
   pt_idle *idle; /* num_threads of them */
   /* Bit i % 64 of word i / 64 is set iff worker i is idle:
      idle[i].spinning || idle[i].sleeping.  Under the pool lock (the
@@ -183,9 +192,12 @@ cl_int pt_pool_init (pt_pool *p, unsigned num_threads, uint64_t spin_ns,
 
 /* Counts work application threads may run in host_work: NDRange commands
    and launches of at most max_groups work-groups, and markers and
-   barriers (max_groups 0, the default: nothing).  Before anything is
+   barriers (max_groups 0, the default: nothing).  grace_ns: how long a
+   worker leaves such a command to the application thread that enqueued
+   it (P6 of pthread_pool.c; 0: not at all).  Before anything is
    pushed.  */
-void pt_pool_count_host_work (pt_pool *p, uint64_t max_groups);
+void pt_pool_count_host_work (pt_pool *p, uint64_t max_groups,
+                              uint64_t grace_ns);
 
 /* Whether something counted in host_work may be queued or listed: a hint,
    read without the lock (H1); an application thread that reads false
@@ -212,8 +224,18 @@ void pt_pool_device_threads (const pt_pool *p, cl_device_id dev,
 bool pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq,
                    pt_work *out);
 
-/* Queues a ready command and wakes one of its device's idle workers.  */
-void pt_pool_push_command (pt_pool *p, _cl_command_node *cmd);
+/* Queues a ready command and wakes one of its device's idle workers.
+   by_waiter: the calling application thread enqueued cmd and may run it
+   itself when it waits (pthread_host.h); if cmd counts in host_work, the
+   worker taken for it then leaves it to that thread for host_grace_ns
+   before taking it (P6).  */
+void pt_pool_push_command (pt_pool *p, _cl_command_node *cmd, bool by_waiter);
+
+/* Ends the graces of the workers taken for pushes by_waiter (P6): they
+   take their commands now.  For an application thread that is about to
+   wait without running what it waits for, which may be such a command
+   or come after one.  Takes the lock only when a grace is on.  */
+void pt_pool_end_graces (pt_pool *p);
 
 /* Publishes a launch (refs set to 2: the list's and the caller's, who
    then joins it).  */
@@ -271,6 +293,9 @@ bool pt_pool_when_idle (pt_pool *p, void (*fn) (void *), void *arg,
    pt_pool_wake_helpers, under the lock; tests/pool reads and resets it.
    Only in builds with PT_POOL_TEST_HOOKS.  */
 extern unsigned long pt_pool_scan_words;
+/* Graces a worker began to wait out (P6), counted as it drops the lock
+   to wait.  */
+extern _Atomic unsigned long pt_pool_graces_begun;
 #endif
 
 #ifdef __GNUC__

@@ -10,8 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static inline uint64_t
-now_ns (void)
+uint64_t
+pt_now_ns (void)
 {
   struct timespec t;
   clock_gettime (CLOCK_MONOTONIC, &t);
@@ -34,7 +34,7 @@ pt_spin_until_changed (_Atomic uint64_t *counter, uint64_t seen, uint64_t ns,
 {
   if (ns == 0)
     return false;
-  uint64_t deadline = now_ns () + ns;
+  uint64_t deadline = pt_now_ns () + ns;
   for (;;)
     {
       /* Look a few times between clock reads: a read costs more than a
@@ -49,7 +49,7 @@ pt_spin_until_changed (_Atomic uint64_t *counter, uint64_t seen, uint64_t ns,
           else
             cpu_relax ();
         }
-      if (now_ns () >= deadline)
+      if (pt_now_ns () >= deadline)
         return false;
     }
 }

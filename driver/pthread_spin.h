@@ -19,6 +19,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* CLOCK_MONOTONIC, in nanoseconds.  */
+uint64_t pt_now_ns (void);
+
 /* Waits until *counter differs from seen, for at most ns nanoseconds.
    Returns true if it changed.  yield: sched_yield between looks (for
    oversubscribed machines) rather than a pause instruction.  */

@@ -104,6 +104,7 @@ static const struct
   { "POCL_PTHREAD_SPIN_US", "a whole number 0..100000", "50" },
   { "POCL_PTHREAD_HOST_GROUPS", "a whole number 0..100000", "64" },
   { "POCL_PTHREAD_HOST_SHARE_US", "a whole number 0..100000", "5" },
+  { "POCL_PTHREAD_HOST_GRACE_US", "a whole number 0..100000", "30" },
   { "POCL_PTHREAD_STATS", "0, 1", "0" },
   { "POCL_PTHREAD_SKIP_CLAIMED", "0, 1", "1" },
   { "POCL_PTHREAD_STEAL", "0, 1", "1" },
@@ -594,6 +595,11 @@ main (int argc, char **argv)
     { "POCL_PTHREAD_HOST_SHARE_US", "100001", 0, 6,
       PTS_HOST_SHARE_US_DEFAULT },
     { "POCL_PTHREAD_HOST_SHARE_US", "2.5", 0, 6, PTS_HOST_SHARE_US_DEFAULT },
+    { "POCL_PTHREAD_HOST_GRACE_US", "0", 1, 7, 0 },
+    { "POCL_PTHREAD_HOST_GRACE_US", "100000", 1, 7, 100000 },
+    { "POCL_PTHREAD_HOST_GRACE_US", "100001", 0, 7,
+      PTS_HOST_GRACE_US_DEFAULT },
+    { "POCL_PTHREAD_HOST_GRACE_US", "-1", 0, 7, PTS_HOST_GRACE_US_DEFAULT },
   };
   for (size_t i = 0; i < sizeof (cases) / sizeof (cases[0]); ++i)
     {
@@ -607,7 +613,8 @@ main (int argc, char **argv)
                 : cases[i].field == 3 ? c.affinity
                 : cases[i].field == 4 ? (int)c.spin_us
                 : cases[i].field == 5 ? c.steal
-                                      : (int)c.host_share_us;
+                : cases[i].field == 6 ? (int)c.host_share_us
+                                      : (int)c.host_grace_us;
       char quoted[128];
       snprintf (quoted, sizeof (quoted), "%s='%s'", cases[i].name,
                 cases[i].value);
@@ -625,7 +632,8 @@ main (int argc, char **argv)
   int warnings = read_with (NULL, NULL, &c, msg, sizeof (msg));
   CHECK (warnings == 0 && c.schedule == WGD_SCHED_STATIC && !c.stats
              && c.skip_claimed && !c.affinity
-             && c.spin_us == PTS_SPIN_US_DEFAULT && c.steal,
+             && c.spin_us == PTS_SPIN_US_DEFAULT && c.steal
+             && c.host_grace_us == PTS_HOST_GRACE_US_DEFAULT,
          "the defaults are wrong");
   CHECK (msg[0] == '\0', "nothing set, but printed: %s", msg);
   check_others_default (&c, NULL, "nothing set");

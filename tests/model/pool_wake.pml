@@ -8,8 +8,14 @@
    pt_pool_push_command, pt_pool_push_launch, pt_pool_wake_helpers (the
    tree wake-up of a launch's helpers, from the launch's cursor),
    pt_pool_unlink_launch, and the shutdown (pt_pool_shutdown;
-   stop_workers before the split).  P1..P5 are the rules stated at the
-   top of pthread_pool.c (P5 needs sub-devices: not modelled).
+   stop_workers before the split).  P1..P6 are the rules stated at the
+   top of pthread_pool.c (P5 needs sub-devices: not modelled).  P6, the
+   grace a worker taken for a small command gives the application
+   thread that enqueued it, is a delay between the take and the taken
+   worker's search, which every interleaving here may have anyway (a
+   kicked worker's next step, retaking the lock, may come at any time),
+   and its end by pt_pool_end_graces is one more kick: no new behaviour
+   to model.
 
    The actors: W workers of one device; a host thread that pushes the
    commands, waits until all have completed (as clFinish would) and shuts

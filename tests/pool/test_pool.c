@@ -97,6 +97,8 @@
 
 #define _GNU_SOURCE
 
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +108,7 @@
 #include "../check.h"
 #include "pocl_util.h"
 #include "pthread_pool.h"
+#include "pthread_spin.h"
 
 /* What worker `index` watches while it spins: its own kick counter, read
    by pt_pool_wait before pt_spin_until_changed (P2 of pthread_pool.c).  */
@@ -265,7 +268,7 @@ spinner_push_k (unsigned k)
     {
       memset (&cmd[i], 0, sizeof (cmd[i]));
       cmd[i].device = &root;
-      pt_pool_push_command (&p, &cmd[i]);
+      pt_pool_push_command (&p, &cmd[i], false);
     }
   CHECK (queue_length (&p) == k, "%u commands queued, %u pushed",
          queue_length (&p), k);
@@ -338,8 +341,8 @@ test_woken_for_other (void)
   /* Worker 0 is busy; 1, 2 and 3 went to sleep with nothing queued.  */
   for (unsigned i = 1; i < 4; ++i)
     set_idle (&p, i, false, true);
-  pt_pool_push_command (&p, &a);
-  pt_pool_push_command (&p, &b);
+  pt_pool_push_command (&p, &a, false);
+  pt_pool_push_command (&p, &b, false);
   /* Before any woken worker runs, each push has marked one (P3).  */
   unsigned w = 4;
   for (unsigned i = 2; i < 4 && w == 4; ++i)
@@ -394,7 +397,7 @@ test_work_seq_scope (void)
   pt_idle_set (&p, 2, true, false);
   pthread_mutex_unlock (&p.lock);
 
-  pt_pool_push_command (&p, &cmd);
+  pt_pool_push_command (&p, &cmd, false);
   uint64_t now0 = WATCHED (&p, 0), now2 = WATCHED (&p, 2);
   CHECK (now0 != seen0, "a command for {0, 1} left what its spinning "
                         "worker 0 watches unchanged (P2)");
@@ -531,7 +534,7 @@ push_scan (cl_device_id dev, const char *what, unsigned idle, bool spinning,
       if (k == 1)
         set_idle (&p, idle, spinning, !spinning);
       pt_pool_scan_words = 0;
-      pt_pool_push_command (&p, &cmd[k]);
+      pt_pool_push_command (&p, &cmd[k], false);
       unsigned long words = pt_pool_scan_words;
 
       CHECK (words <= max_words,
@@ -602,13 +605,13 @@ test_push_prefers_spinner (void)
   set_idle (&p, 0, false, true);
   set_idle (&p, 2, true, false);
   uint64_t seen = WATCHED (&p, 2);
-  pt_pool_push_command (&p, &cmd[0]);
+  pt_pool_push_command (&p, &cmd[0], false);
   CHECK (!is_idle (&p, 2) && WATCHED (&p, 2) != seen,
          "a push with worker 0 asleep and worker 2 spinning did not kick "
          "the spinner");
   CHECK (is_idle (&p, 0),
          "a push with worker 2 spinning woke worker 0 from its sleep");
-  pt_pool_push_command (&p, &cmd[1]);
+  pt_pool_push_command (&p, &cmd[1], false);
   CHECK (!is_idle (&p, 0) && p.idle[0].woken_for == &cmd[1],
          "a second push, with only worker 0 idle (asleep), did not take it");
   printf ("push_prefers_spinner: the spinner first, then the sleeper\n");
@@ -650,7 +653,7 @@ host_work_case (uint64_t host_groups)
   const bool on = host_groups > 0;
   pt_pool p;
   pool_init (&p, 4);
-  pt_pool_count_host_work (&p, host_groups);
+  pt_pool_count_host_work (&p, host_groups, 0);
   /* 64 work-groups as 8 x 8 x 1, and 65: the limit and just above.  */
   _cl_command_node small, limit, big, copy;
   command_init (&small, 1);
@@ -658,16 +661,16 @@ host_work_case (uint64_t host_groups)
   limit.command.run.pc.num_groups[1] = 8;
   command_init (&big, 65);
   command_init (&copy, 0);
-  pt_pool_push_command (&p, &big);
-  pt_pool_push_command (&p, &copy);
+  pt_pool_push_command (&p, &big, false);
+  pt_pool_push_command (&p, &copy, false);
   CHECK (host_work (&p) == 0 && !pt_pool_host_work (&p),
          "host_groups %lu: a launch of 65 work-groups and a command that is "
          "no launch counted %u",
          (unsigned long)host_groups, host_work (&p));
   /* Worker 1 asleep: the next push takes it for `small`.  */
   set_idle (&p, 1, false, true);
-  pt_pool_push_command (&p, &small);
-  pt_pool_push_command (&p, &limit);
+  pt_pool_push_command (&p, &small, false);
+  pt_pool_push_command (&p, &limit, false);
   CHECK (host_work (&p) == (on ? 2u : 0u) && pt_pool_host_work (&p) == on,
          "host_groups %lu: after commands of 1 and 64 work-groups, "
          "host_work is %u",
@@ -713,8 +716,8 @@ host_work_case (uint64_t host_groups)
   marker.type = CL_COMMAND_MARKER;
   command_init (&barrier, 0);
   barrier.type = CL_COMMAND_BARRIER;
-  pt_pool_push_command (&p, &marker);
-  pt_pool_push_command (&p, &barrier);
+  pt_pool_push_command (&p, &marker, false);
+  pt_pool_push_command (&p, &barrier, false);
   CHECK (host_work (&p) == (on ? 2u : 0u),
          "host_groups %lu: a marker and a barrier queued, host_work is %u",
          (unsigned long)host_groups, host_work (&p));
@@ -737,6 +740,141 @@ test_host_work (void)
 {
   host_work_case (64);
   host_work_case (0);
+}
+
+/* A worker's pt_pool_wait in a thread of its own: one that waits out a
+   grace (P6) must not block the test.  */
+typedef struct
+{
+  pt_pool *p;
+  unsigned index;
+  pt_work work;
+  bool running;
+  pthread_t thread;
+} waiter;
+
+static void *
+waiter_main (void *arg)
+{
+  waiter *w = arg;
+  w->running = pt_pool_wait (w->p, w->index, 0, &w->work);
+  return NULL;
+}
+
+static void
+waiter_start (waiter *w, pt_pool *p, unsigned index)
+{
+  memset (w, 0, sizeof (*w));
+  w->p = p;
+  w->index = index;
+  if (pthread_create (&w->thread, NULL, waiter_main, w) != 0)
+    exit (2);
+}
+
+static void
+waiter_join (waiter *w)
+{
+  pthread_join (w->thread, NULL);
+}
+
+static uint64_t
+grace_of (pt_pool *p, unsigned i)
+{
+  pthread_mutex_lock (&p->lock);
+  uint64_t g = p->idle[i].grace_until;
+  pthread_mutex_unlock (&p->lock);
+  return g;
+}
+
+static unsigned
+graces (pt_pool *p)
+{
+  return atomic_load_explicit (&p->graces, memory_order_relaxed);
+}
+
+/* P6 with a grace of an hour: only a push by the enqueuing application
+   thread of a command counted in host_work gives the worker it takes a
+   grace; the worker does not take the command during it (the
+   application thread can); pt_pool_end_graces and shutdown end it (else
+   the alarm fails the test).  */
+static void
+test_host_grace (void)
+{
+  const uint64_t hour = 3600ull * 1000000000u;
+  pt_pool p;
+  pool_init (&p, 2);
+  pt_pool_count_host_work (&p, 64, hour);
+  _cl_command_node small, big, later;
+  command_init (&small, 1);
+  command_init (&big, 65);
+  command_init (&later, 1);
+  pt_work w;
+
+  /* Not by the enqueuer, or too big for an application thread: the
+     worker takes the command at once.  */
+  set_idle (&p, 0, false, true);
+  pt_pool_push_command (&p, &small, false);
+  CHECK (grace_of (&p, 0) == 0 && graces (&p) == 0,
+         "a push not by its enqueuer gave the worker a grace");
+  CHECK (pt_pool_wait (&p, 0, 0, &w) && w.command == &small,
+         "worker 0 did not take the command pushed not by its enqueuer");
+  set_idle (&p, 0, false, true);
+  pt_pool_push_command (&p, &big, true);
+  CHECK (grace_of (&p, 0) == 0 && graces (&p) == 0,
+         "a push of 65 work-groups (host_groups 64) gave the worker a "
+         "grace");
+  CHECK (pt_pool_wait (&p, 0, 0, &w) && w.command == &big,
+         "worker 0 did not take the command of 65 work-groups");
+
+  /* By the enqueuer: a grace of an hour; the application thread takes
+     the command first, and pt_pool_end_graces sends the worker on.  */
+  set_idle (&p, 0, false, true);
+  uint64_t before = pt_now_ns ();
+  pt_pool_push_command (&p, &small, true);
+  CHECK (grace_of (&p, 0) >= before + hour && graces (&p) == 1
+             && !is_idle (&p, 0),
+         "a push by its enqueuer took worker 0 with grace_until %llu, "
+         "%u graces (want an hour from now, 1)",
+         (unsigned long long)grace_of (&p, 0), graces (&p));
+  waiter a;
+  waiter_start (&a, &p, 0);
+  /* Until the worker waits out its grace, or (the defect) took the
+     command; neither: the alarm fails the test.  */
+  while (atomic_load (&pt_pool_graces_begun) == 0 && queue_length (&p) > 0)
+    sched_yield ();
+  CHECK (pt_pool_take_command_if (&p, take_any, NULL) == &small,
+         "the worker took the command during its grace");
+  pt_pool_end_graces (&p);
+  CHECK (graces (&p) == 0, "pt_pool_end_graces left %u graces", graces (&p));
+  /* Not by the enqueuer: the worker, asleep or searching, takes it.  */
+  pt_pool_push_command (&p, &later, false);
+  waiter_join (&a);
+  CHECK (a.running && a.work.command == &later,
+         "after its grace ended, worker 0 got %p, not the next command",
+         (void *)a.work.command);
+
+  /* pt_pool_end_graces with the command still queued: the worker takes
+     it.  */
+  set_idle (&p, 0, false, true);
+  pt_pool_push_command (&p, &small, true);
+  waiter_start (&a, &p, 0);
+  pt_pool_end_graces (&p);
+  waiter_join (&a);
+  CHECK (a.running && a.work.command == &small && graces (&p) == 0,
+         "after pt_pool_end_graces, worker 0 got %p, not its command",
+         (void *)a.work.command);
+
+  /* Shutdown ends a grace.  */
+  set_idle (&p, 0, false, true);
+  pt_pool_push_command (&p, &small, true);
+  waiter_start (&a, &p, 0);
+  pt_pool_shutdown (&p);
+  waiter_join (&a);
+  CHECK (!a.running, "worker 0 kept running after the shutdown");
+  CHECK (pt_pool_take_command_if (&p, take_any, NULL) == &small,
+         "the command left at shutdown is gone");
+  printf ("host_grace: graces given, kept and ended as they should\n");
+  pool_destroy (&p);
 }
 
 static void
@@ -763,6 +901,7 @@ static const struct
   { "push_scan", test_push_scan },
   { "push_prefers_spinner", test_push_prefers_spinner },
   { "host_work", test_host_work },
+  { "host_grace", test_host_grace },
 };
 
 int
