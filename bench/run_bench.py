@@ -165,18 +165,24 @@ class Bench:
         or 'stock@V' or 'static@V' on another version V; 'static-nohost' is
         ours static with host runs off (POCL_PTHREAD_HOST_GROUPS=0),
         'static-shareonce' ours static with the application thread sharing
-        its launches at once (POCL_PTHREAD_HOST_SHARE_US=0, no rule S1)."""
+        its launches at once (POCL_PTHREAD_HOST_SHARE_US=0, no rule S1),
+        'static-nograce' ours static with workers taking small launches at
+        once (POCL_PTHREAD_HOST_GRACE_US=0, no rule P6)."""
         env = dict(os.environ)
         variant, _, version = variant.partition("@")
         # Host runs at their default unless the variant turns them off.
         env.pop("POCL_PTHREAD_HOST_GROUPS", None)
         env.pop("POCL_PTHREAD_HOST_SHARE_US", None)
+        env.pop("POCL_PTHREAD_HOST_GRACE_US", None)
         if variant == "static-nohost":
             variant = "static"
             env["POCL_PTHREAD_HOST_GROUPS"] = "0"
         elif variant == "static-shareonce":
             variant = "static"
             env["POCL_PTHREAD_HOST_SHARE_US"] = "0"
+        elif variant == "static-nograce":
+            variant = "static"
+            env["POCL_PTHREAD_HOST_GRACE_US"] = "0"
         prefix = "stock" if variant == "stock" else "ours"
         root = os.path.join(self.build, "prefix")
         if version:
@@ -297,13 +303,17 @@ class Bench:
                        "before it ran small launches itself (at most 64 work-groups by default). "
                        "`shared at once` is ours static with POCL_PTHREAD_HOST_SHARE_US=0: the "
                        "application thread shares the launch it runs with the workers at once, as "
-                       "before rule S1 (section 1c).\n"
+                       "before rule S1 (section 1c). `no grace` is ours static with "
+                       "POCL_PTHREAD_HOST_GRACE_US=0: a worker takes a small launch at once, as before "
+                       "rule P6, rather than leave it to the application thread that enqueued it for "
+                       "30 us.\n"
                        % (self.batches, self.launches))
         rows, csv_rows = [], []
         # Stock and ours (static) on each other PoCL version too, so that the
         # ratio is there against the version a user would replace.
         others = list(self.others)
-        variants = ["stock", "guided", "static", "static-nohost", "static-shareonce", "omp"]
+        variants = ["stock", "guided", "static", "static-nohost", "static-shareonce",
+                    "static-nograce", "omp"]
         for v in others:
             variants += ["stock@" + v, "static@" + v]
         for t in self.threads:
@@ -328,6 +338,7 @@ class Bench:
                         "guided": "guided (ours)", "omp": "omp static",
                         "static-nohost": "static (ours, host runs off)",
                         "static-shareonce": "static (ours, shared at once)",
+                        "static-nograce": "static (ours, no grace)",
                         "static": "static (ours%s)" % (", PoCL " + version if version else "")}[base]
                 rows.append([t, name] + ["%.2f" % res[v][g] for g in SIZES])
                 csv_rows.append([t, v] + ["%.3f" % res[v][g] for g in SIZES])
@@ -339,6 +350,8 @@ class Bench:
                         + ["%.2f" % (res["static"][g] / res["static-nohost"][g]) for g in SIZES])
             rows.append([t, "static / shared at once"]
                         + ["%.2f" % (res["static"][g] / res["static-shareonce"][g]) for g in SIZES])
+            rows.append([t, "static / no grace"]
+                        + ["%.2f" % (res["static"][g] / res["static-nograce"][g]) for g in SIZES])
             rows.append([t, "static / omp static"]
                         + ["%.2f" % (res["static"][g] / res["omp"][g]) for g in SIZES])
         self.table(["threads", "schedule"] + ["1 WG" if g == 1 else str(g) for g in SIZES], rows)
