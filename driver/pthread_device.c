@@ -346,8 +346,8 @@ pocl_pthread_submit (_cl_command_node *node, cl_command_queue cq)
       pocl_update_event_submitted (ev);
       /* Called by the application thread that enqueues node, which may
          then wait for it and run it itself (P6 of pthread_pool.c).  */
-      pt_pool_push_command (pool, node,
-                            pt_host_may_run (&workers, kernel_stack_size ()));
+      pt_pool_push_command (
+          pool, node, pt_host_may_take (&workers, node, kernel_stack_size ()));
     }
   POCL_UNLOCK_OBJ (ev);
 }

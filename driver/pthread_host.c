@@ -178,10 +178,11 @@ typedef struct
 } wanted;
 
 /* A queued command the thread waits for: a marker or a barrier, or an
-   NDRange command small enough and not of a sub-device made by affinity
-   domain, whose work-groups must run on its domain's CPUs
-   (pt_device_domains), where this thread may not be.  Under the pool
-   lock: queued commands are alive.  */
+   NDRange command small enough (max_groups 0: none, the thread cannot
+   run work-groups) and not of a sub-device made by affinity domain,
+   whose work-groups must run on its domain's CPUs (pt_device_domains),
+   where this thread may not be.  Under the pool lock: queued commands
+   are alive.  */
 static bool
 command_wanted (const _cl_command_node *cmd, void *arg)
 {
@@ -208,9 +209,11 @@ launch_wanted (const pt_pool_launch *l, void *arg)
 }
 
 bool
-pt_host_may_run (const pt_workers *s, size_t stack_need)
+pt_host_may_take (const pt_workers *s, const _cl_command_node *cmd,
+                  size_t stack_need)
 {
-  return s->config.host_groups > 0 && stack_fits (stack_need);
+  return s->config.host_groups > 0
+         && (pt_pool_command_is_empty (cmd) || stack_fits (stack_need));
 }
 
 bool
@@ -222,30 +225,25 @@ pt_host_help (pt_workers *s, size_t stack_need, cl_command_queue cq,
      one counts in H1 while queued.  */
   if (!pt_pool_host_work (&s->pool))
     return false;
-  /* From here on, a thread that runs nothing is about to wait while
-     something small is queued, which may be a command a worker leaves to
-     its enqueuer (P6), in front of what we wait for: end the graces.  */
+  /* Work-groups only where the stack has room, and with our buffers
+     (out of memory for them: the workers run them all).  Markers and
+     barriers need neither.  */
   pt_runner *r = NULL;
-  /* Out of memory for our buffers: the workers do it all.  */
   if (stack_fits (stack_need))
     r = host_runner_get (&s->env);
-  if (r == NULL)
-    {
-      pt_pool_end_graces (&s->pool);
-      return false;
-    }
-  wanted w = { cq, ev, s->config.host_groups };
+  wanted w = { cq, ev, r != NULL ? s->config.host_groups : 0 };
   _cl_command_node *cmd
       = pt_pool_take_command_if (&s->pool, command_wanted, &w);
   pt_pool_launch *l = NULL;
-  if (cmd == NULL)
+  if (cmd == NULL && r != NULL)
+    l = pt_pool_join_launch_if (&s->pool, launch_wanted, &w);
+  if (cmd == NULL && l == NULL)
     {
-      l = pt_pool_join_launch_if (&s->pool, launch_wanted, &w);
-      if (l == NULL)
-        {
-          pt_pool_end_graces (&s->pool);
-          return false;
-        }
+      /* About to wait while something small is queued, which may be a
+         command a worker leaves to its enqueuer (P6), in front of what we
+         wait for: end the graces.  */
+      pt_pool_end_graces (&s->pool);
+      return false;
     }
   if (cmd != NULL && pt_pool_command_is_empty (cmd))
     {

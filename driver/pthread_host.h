@@ -31,7 +31,8 @@
    (pthread_worker.h); and only where the thread's stack has room for a
    kernel (as much as the workers give one: the device's
    work_group_stack_size), which is unknown, so no, on threads that run on
-   another stack than their own (coroutines, Julia's tasks).
+   another stack than their own (coroutines, Julia's tasks).  Markers and
+   barriers need no stack: any waiting thread completes them.
 
    What the thread's own state sees: its floating-point environment
    (rounding, flush-to-zero, which kernels set for themselves) is restored
@@ -68,11 +69,13 @@
 bool pt_host_help (pt_workers *s, size_t stack_need, cl_command_queue cq,
                    cl_event ev);
 
-/* Whether the calling application thread may run work-groups here, as
-   far as it can tell before it waits: host runs are on and its stack has
-   room (stack_need, as for pt_host_help).  A command it enqueues is then
-   left to it a while (P6 of pthread_pool.c).  */
-bool pt_host_may_run (const pt_workers *s, size_t stack_need);
+/* Whether the calling application thread may take cmd when it waits for
+   it, as far as it can tell before: host runs are on, and cmd is a
+   marker or a barrier, or its stack has room for a kernel (stack_need,
+   as for pt_host_help).  A command it enqueues is then left to it a
+   while (P6 of pthread_pool.c).  */
+bool pt_host_may_take (const pt_workers *s, const _cl_command_node *cmd,
+                       size_t stack_need);
 
 /* Frees the buffers of every application thread that ran work-groups (a
    printf buffer as big as a worker's, and local memory), as the workers'

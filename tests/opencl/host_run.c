@@ -1,7 +1,8 @@
 /* host_run.c - an application thread waiting in clFinish runs a small
    launch itself when no worker can (pthread_host.h).
 
-   Usage: host_run expect-host|expect-wait|expect-domain|expect-ooo
+   Usage: host_run expect-host|expect-wait|expect-domain|expect-ooo|
+                   expect-stack
    Every worker is first made busy: a launch of one work-group per thread
    (local size 1) whose work-groups count themselves in and then wait for
    a flag the program sets at the end.  A worker stuck in one of them can
@@ -32,7 +33,13 @@
        after its launch of one work-group, launches of 4 and 16
        work-groups that count each work-item's runs; it waits for the
        last with clWaitForEvents, then for the rest with clFinish: it runs
-       all three launches itself, and every work-item ran exactly once.
+       all three launches itself, and every work-item ran exactly once;
+     - expect-stack: thread 1's stack is too small for a kernel, with
+       POCL_PTHREAD_HOST_GROUPS at its default.  It first waits for a
+       lone marker, which it completes itself (a marker needs no stack),
+       then for its launch, which it must leave to the workers: it waits
+       until the program frees them, once thread 2 ran its own launch and
+       returned.
    Which thread ran how many work-groups is the `host` field of
    POCL_PTHREAD_STATS; check_host_run.sh checks it.
 
@@ -81,6 +88,8 @@ typedef struct
   int ran_nearest;    /* the sum was rounded to nearest */
   int env_kept;       /* rounding mode and MXCSR unchanged afterwards */
   int returned_early; /* clFinish returned before the workers were freed */
+  int marker_first;   /* expect-stack: a lone marker waited for first */
+  int marker_early;   /* ... and that wait returned before they were */
   int hits_once;      /* expect-ooo: every counted work-item ran once */
   cl_command_queue q;
   cl_mem out;  /* read once the workers are free: reads are theirs */
@@ -137,6 +146,12 @@ run_small (void *arg)
   CL_OK (clSetKernelArg (s->small, 2, sizeof (b), &b));
   CL_OK (clSetKernelArg (s->small, 3, sizeof (d), &d));
   size_t one = 1;
+  if (s->marker_first)
+    {
+      CL_OK (clEnqueueMarkerWithWaitList (q, 0, NULL, NULL));
+      CL_OK (clFinish (q));
+      s->marker_early = !atomic_load (&freed);
+    }
   fesetround (FE_DOWNWARD);
   unsigned csr = _mm_getcsr () | 0x8040; /* FTZ | DAZ */
   _mm_setcsr (csr);
@@ -190,16 +205,22 @@ main (int argc, char **argv)
   if (argc != 2
       || (strcmp (argv[1], "expect-host") && strcmp (argv[1], "expect-wait")
           && strcmp (argv[1], "expect-domain")
-          && strcmp (argv[1], "expect-ooo")))
+          && strcmp (argv[1], "expect-ooo")
+          && strcmp (argv[1], "expect-stack")))
     {
       fprintf (stderr,
-               "usage: %s expect-host|expect-wait|expect-domain|expect-ooo\n",
+               "usage: %s "
+               "expect-host|expect-wait|expect-domain|expect-ooo|"
+               "expect-stack\n",
                argv[0]);
       return 2;
     }
   int expect_ooo = strcmp (argv[1], "expect-ooo") == 0;
   int expect_host = expect_ooo || strcmp (argv[1], "expect-host") == 0;
   int expect_domain = strcmp (argv[1], "expect-domain") == 0;
+  int expect_stack = strcmp (argv[1], "expect-stack") == 0;
+  /* Thread 1 waits for the workers, thread 2 runs its launch.  */
+  int one_waits = expect_domain || expect_stack;
   cltest_env e;
   cltest_open (&e, source, NULL);
   cl_uint cus = cltest_compute_units (e.dev);
@@ -210,7 +231,7 @@ main (int argc, char **argv)
   busy_workers busy;
   busy_workers_start (&busy, &e, cus);
   pthread_t dog;
-  int ticks = expect_host || expect_domain ? 6000 : 300;
+  int ticks = expect_host || one_waits ? 6000 : 300;
   /* expect-domain: thread 1 on a NUMA sub-device, in a context of its
      own.  */
   cltest_env sub = e;
@@ -234,7 +255,8 @@ main (int argc, char **argv)
      for a kernel when expecting a wait.  */
   small_run s1 = { .e = expect_domain ? &sub : &e,
                    .small = expect_domain ? small_sub : small1,
-                   .count = count },
+                   .count = count,
+                   .marker_first = expect_stack },
             s2 = { .e = &e, .small = small2 };
   pthread_attr_t attr;
   pthread_attr_init (&attr);
@@ -243,14 +265,14 @@ main (int argc, char **argv)
   pthread_t t1, t2;
   pthread_create (&t1, &attr, run_small, &s1);
   pthread_create (&t2, NULL, run_small, &s2);
-  if (expect_domain)
+  if (one_waits)
     {
       /* Thread 1 cannot return before the workers are free.  */
       pthread_join (t2, NULL);
       free_workers ();
     }
   pthread_join (t1, NULL);
-  if (!expect_domain)
+  if (!one_waits)
     pthread_join (t2, NULL);
   pthread_attr_destroy (&attr);
   free_workers ();
@@ -259,9 +281,13 @@ main (int argc, char **argv)
   read_small (&s1);
   read_small (&s2);
 
-  printf ("workers busy: %u; thread 1: early %d nearest %d env kept %d%s; "
-          "thread 2: early %d nearest %d env kept %d\n",
-          cus, s1.returned_early, s1.ran_nearest, s1.env_kept,
+  printf ("workers busy: %u; thread 1: %searly %d nearest %d env kept "
+          "%d%s; thread 2: early %d nearest %d env kept %d\n",
+          cus,
+          !expect_stack     ? ""
+          : s1.marker_early ? "marker early 1, "
+                            : "marker early 0, ",
+          s1.returned_early, s1.ran_nearest, s1.env_kept,
           !expect_ooo    ? ""
           : s1.hits_once ? " counted once 1"
                          : " counted once 0",
@@ -277,6 +303,12 @@ main (int argc, char **argv)
     CHECK (s1.returned_early && s2.returned_early,
            "clFinish waited for the workers: the application threads did "
            "not run their launches");
+  else if (expect_stack)
+    CHECK (s1.marker_early && !s1.returned_early && s2.returned_early,
+           "a thread with a small stack did not complete its marker itself "
+           "(%d), or ran its launch (%d), or a thread with a big one did not "
+           "run its launch (%d)",
+           !s1.marker_early, s1.returned_early, !s2.returned_early);
   else if (expect_domain)
     CHECK (!s1.returned_early && s2.returned_early,
            "a launch of a NUMA sub-device ran on the waiting thread (%d), or "
