@@ -507,15 +507,19 @@ take_command (pt_pool *p, unsigned index)
   return NULL;
 }
 
-/* Command cmd, removed from the queue, if it is still there (P5), else
-   NULL.  Under the lock.  Compares pointers only: cmd may be gone.  */
+/* Command cmd, removed from the queue, if it is still there (P5) and
+   worker `index` may run it, else NULL.  Under the lock.  Compares
+   pointers only: cmd may be gone, and its node reused by PoCL for
+   another command since (during a grace, P6, that is tens of
+   microseconds), maybe of a sub-device this worker does not serve; that
+   one is only taken if it does.  */
 static _cl_command_node *
-take_this_command (pt_pool *p, const _cl_command_node *cmd)
+take_this_command (pt_pool *p, unsigned index, const _cl_command_node *cmd)
 {
   _cl_command_node *c;
   DL_FOREACH (p->commands, c)
   {
-    if (c == cmd)
+    if (c == cmd && serves (p, index, c->device))
       {
         queue_remove (p, c);
         return c;
@@ -601,7 +605,7 @@ pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
       me->woken_for = NULL;
       if (mine != NULL)
         {
-          out->command = take_this_command (p, mine);
+          out->command = take_this_command (p, index, mine);
           if (out->command != NULL)
             break;
         }

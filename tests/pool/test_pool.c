@@ -877,6 +877,50 @@ test_host_grace (void)
   pool_destroy (&p);
 }
 
+/* P5 after a grace (P6): the command a worker was taken for is run by
+   its enqueuer meanwhile, and PoCL reuses the node for a command of a
+   sub-device the worker does not serve, which is queued when the grace
+   ends.  The worker compares pointers only; it must not take that one.  */
+static void
+test_grace_reused (void)
+{
+  const uint64_t hour = 3600ull * 1000000000u;
+  pt_pool p;
+  pool_init (&p, 4);
+  pt_pool_count_host_work (&p, 64, hour);
+  _cl_command_node node, next;
+  command_init (&node, 1);
+  command_init (&next, 1);
+  set_idle (&p, 0, false, true);
+  pt_pool_push_command (&p, &node, true);
+  waiter a;
+  waiter_start (&a, &p, 0);
+  CHECK (pt_pool_take_command_if (&p, take_any, NULL) == &node,
+         "the enqueuer could not take its command");
+  /* The node again, now a command of sub-device {2, 3}, whose workers are
+     busy.  */
+  command_init (&node, 1);
+  node.device = &sub23;
+  pt_pool_push_command (&p, &node, false);
+  pt_pool_end_graces (&p);
+  /* Worker 0 must leave it and sleep; this push wakes it.  */
+  while (is_idle (&p, 0) == false && queue_length (&p) > 0)
+    sched_yield ();
+  pt_pool_push_command (&p, &next, false);
+  waiter_join (&a);
+  CHECK (a.running && a.work.command == &next,
+         "worker 0 took %s after its grace",
+         a.work.command == &node ? "the reused node, a command of a "
+                                   "sub-device it does not serve"
+                                 : "an unknown command");
+  CHECK (queue_length (&p) == 1,
+         "%u commands queued, want 1 (sub-device "
+         "{2, 3}'s)",
+         queue_length (&p));
+  printf ("grace_reused: the reused node was left to its sub-device\n");
+  pool_destroy (&p);
+}
+
 static void
 on_alarm (int sig)
 {
@@ -902,6 +946,7 @@ static const struct
   { "push_prefers_spinner", test_push_prefers_spinner },
   { "host_work", test_host_work },
   { "host_grace", test_host_grace },
+  { "grace_reused", test_grace_reused },
 };
 
 int
