@@ -359,8 +359,10 @@ pt_pool_push_command (pt_pool *p, _cl_command_node *cmd, bool by_waiter)
 void
 pt_pool_end_graces (pt_pool *p)
 {
-  /* relaxed: a hint.  A grace started after this read belongs to a push
-     after our caller looked for work, which it was not waiting for.  */
+  /* relaxed: a hint.  A grace started before our caller's search for
+     work is seen: that search took the lock after the push dropped it.
+     One started since is for a command pushed after that search, which
+     its own enqueuer may still run.  */
   if (atomic_load_explicit (&p->graces, memory_order_relaxed) == 0)
     return;
   pthread_mutex_lock (&p->lock);
