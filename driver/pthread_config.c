@@ -129,8 +129,9 @@ const pts_setting pts_settings[] = {
         "waits for something else first, so the thread's `clFinish` or "
         "`clWaitForEvents` finds it still queued. Markers and barriers "
         "likewise. A launch nobody waits for in that time starts this "
-        "late. `0` leaves nothing to the thread. Other values: one "
-        "warning, the default is used.",
+        "late. The worker spins meanwhile, so with "
+        "`POCL_PTHREAD_SPIN_US=0` there is no grace. `0` leaves nothing to "
+        "the thread. Other values: one warning, the default is used.",
   },
   {
       .name = "POCL_PTHREAD_STATS",

@@ -49,7 +49,8 @@ typedef struct
   unsigned host_share_us;
   /* POCL_PTHREAD_HOST_GRACE_US: a worker leaves such a launch, enqueued
      by an application thread, to that thread for this long, in
-     microseconds (P6 of pthread_pool.c); 0: not at all.  */
+     microseconds (P6 of pthread_pool.c); 0: not at all.  Spent spinning:
+     none if spin_us is 0.  */
   unsigned host_grace_us;
 } pts_config;
 

@@ -50,7 +50,8 @@
       that is about to wait without running anything ends all graces
       (pt_pool_end_graces kicks the workers in one), so a thread that
       waits for something behind the command, a read, say, does not wait
-      out the grace.
+      out the grace.  A grace is spent spinning, so the workers give none
+      where spinning is off (POCL_PTHREAD_SPIN_US=0).
 
    H1 (the application threads' hint)  host_work counts the queued NDRange
       commands and the listed launches of at most host_groups work-groups,

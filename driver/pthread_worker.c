@@ -346,8 +346,11 @@ pt_workers_start (pt_workers *s, cl_device_id dev, const pts_config *cfg)
                       pt_oversubscribed (s->num_threads), cfg->skip_claimed);
   if (err != CL_SUCCESS)
     return err;
-  pt_pool_count_host_work (&s->pool, cfg->host_groups,
-                           (uint64_t)cfg->host_grace_us * 1000u);
+  /* A grace is spent spinning (P6 of pthread_pool.c): none where spinning
+     is off.  */
+  uint64_t grace_ns
+      = cfg->spin_us > 0 ? (uint64_t)cfg->host_grace_us * 1000u : 0;
+  pt_pool_count_host_work (&s->pool, cfg->host_groups, grace_ns);
   pthread_mutex_init (&s->host_stats_lock, NULL);
 
   /* The margin for aligning local buffers is the one in-tree PoCL uses:
