@@ -25,6 +25,7 @@
 #include "pocl_builtin_kernels.h"
 #include "pocl_util.h"
 #include "pthread_share.h"
+#include "pthread_spin.h"
 
 /* Kernel builds at exit.  PoCL builds a work-group function (with LLVM)
    the first time a kernel runs with given local sizes, in the worker that
@@ -55,14 +56,6 @@ static atomic_bool build_needs_handler = true;
 
 #define BUILD_NS_MIN (1000 * 1000)
 
-static uint64_t
-now_ns (void)
-{
-  struct timespec t;
-  clock_gettime (CLOCK_MONOTONIC, &t);
-  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 static void
 wait_for_builds_at_exit (void)
 {
@@ -90,13 +83,13 @@ build_begin (void)
   if (atomic_exchange_explicit (&build_needs_handler, false,
                                 memory_order_relaxed))
     atexit (wait_for_builds_at_exit); /* if it fails, as before */
-  return now_ns ();
+  return pt_now_ns ();
 }
 
 static void
 build_end (uint64_t began)
 {
-  if (now_ns () - began >= BUILD_NS_MIN)
+  if (pt_now_ns () - began >= BUILD_NS_MIN)
     atomic_store_explicit (&build_needs_handler, true, memory_order_relaxed);
   atomic_fetch_sub_explicit (&builds_in_flight, 1, memory_order_release);
 }
@@ -457,7 +450,7 @@ participate (const pt_kernel_env *env, pt_runner *w, pt_pool_launch *q,
   grid_cursor cursor = { UINT64_MAX, 0, 0, 0 };
   pt_share share;
   if (alone)
-    pt_share_start (&share, env->host_share_ns, now_ns ());
+    pt_share_start (&share, env->host_share_ns, pt_now_ns ());
   for (;;)
     {
       /* Alone, the range is run in parts, up to each look of S1.  */
@@ -483,7 +476,7 @@ participate (const pt_kernel_env *env, pt_runner *w, pt_pool_launch *q,
       /* S1: nobody else can see the launch, so `done` is all that ran,
          and what is unclaimed is ours to share.  */
       if (alone && pt_share_look_due (&share, done)
-          && pt_share_look (&share, done, d->num_groups, now_ns ()))
+          && pt_share_look (&share, done, d->num_groups, pt_now_ns ()))
         {
           publish (env, l, true);
           alone = false;
