@@ -39,7 +39,7 @@
        lone marker, which it completes itself (a marker needs no stack),
        then for its launch, which it must leave to the workers: it waits
        until the program frees them, once thread 2 ran its own launch and
-       returned.
+       returned and thread 1 is past its marker.
    Which thread ran how many work-groups is the `host` field of
    POCL_PTHREAD_STATS; check_host_run.sh checks it.
 
@@ -84,13 +84,14 @@ typedef struct
 {
   cltest_env *e;
   cl_kernel small;
-  cl_kernel count;    /* expect-ooo, else NULL: an out-of-order queue */
-  int ran_nearest;    /* the sum was rounded to nearest */
-  int env_kept;       /* rounding mode and MXCSR unchanged afterwards */
-  int returned_early; /* clFinish returned before the workers were freed */
-  int marker_first;   /* expect-stack: a lone marker waited for first */
-  int marker_early;   /* ... and that wait returned before they were */
-  int hits_once;      /* expect-ooo: every counted work-item ran once */
+  cl_kernel count;        /* expect-ooo, else NULL: an out-of-order queue */
+  int ran_nearest;        /* the sum was rounded to nearest */
+  int env_kept;           /* rounding mode and MXCSR unchanged afterwards */
+  int returned_early;     /* clFinish returned before the workers were freed */
+  int marker_first;       /* expect-stack: a lone marker waited for first */
+  int marker_early;       /* ... and that wait returned before they were */
+  atomic_int marker_done; /* ... and that wait has returned */
+  int hits_once;          /* expect-ooo: every counted work-item ran once */
   cl_command_queue q;
   cl_mem out;  /* read once the workers are free: reads are theirs */
   cl_mem hits; /* expect-ooo: over `hits` */
@@ -151,6 +152,7 @@ run_small (void *arg)
       CL_OK (clEnqueueMarkerWithWaitList (q, 0, NULL, NULL));
       CL_OK (clFinish (q));
       s->marker_early = !atomic_load (&freed);
+      atomic_store (&s->marker_done, 1);
     }
   fesetround (FE_DOWNWARD);
   unsigned csr = _mm_getcsr () | 0x8040; /* FTZ | DAZ */
@@ -269,6 +271,12 @@ main (int argc, char **argv)
     {
       /* Thread 1 cannot return before the workers are free.  */
       pthread_join (t2, NULL);
+      /* expect-stack: nor be let past its marker by their freeing, which
+         would hide a marker left to them; only a failure waits for the
+         watchdog here.  */
+      while (expect_stack && !atomic_load (&s1.marker_done)
+             && !atomic_load (&freed))
+        usleep (1000);
       free_workers ();
     }
   pthread_join (t1, NULL);
