@@ -8,7 +8,11 @@ makes a copy with another pthread module, e.g. one built from an older
 revision).  For every thread count, size and schedule, the variants take
 turns, round after round, so that a drift of the machine hits them alike;
 the table gives each one's median over rounds (each round is itself
-cl_launch's median over its batches) and its ratio to the first variant.
+cl_launch's median over its batches) and its ratio to the first variant,
+with the quartiles of the per-round ratios in brackets: a difference of a
+few per cent is only worth reading where that range excludes 1.  Every
+other round runs the variants in reverse order, so that neither is
+always first after the other.
 
 Usage (inside ci/enter.sh, after make):
   bench/compare_prefixes.py --build build NAME=PREFIX NAME=PREFIX...
@@ -41,6 +45,15 @@ def launch_us(build, prefix, threads, groups, schedule, launches, batches, kcach
     return float(m.group(1))
 
 
+def ratio_cell(times, base):
+    """The median of times / base round by round, and their quartiles."""
+    ratios = [x / b for x, b in zip(times, base)]
+    if len(ratios) < 2:
+        return "%.2f" % ratios[0]
+    q1, _, q3 = statistics.quantiles(ratios, n=4)
+    return "%.2f [%.2f-%.2f]" % (statistics.median(ratios), q1, q3)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default="build")
@@ -68,7 +81,8 @@ def main():
 
     print("Launch cost, microseconds per launch (a trivial kernel, 64 work-items per "
           "work-group, clFinish after each launch); medians of %d alternated rounds; "
-          "ratio = variant / %s.\n" % (a.rounds, variants[0][0]))
+          "ratio = variant / %s, round by round: median [first-third quartile]."
+          "\n" % (a.rounds, variants[0][0]))
     print("Command: `%s`\n" % " ".join([os.path.basename(sys.argv[0])] + sys.argv[1:]))
     head = ["threads", "schedule", "work-groups"] + [n for n, _ in variants] + \
         ["%s / %s" % (n, variants[0][0]) for n, _ in variants[1:]]
@@ -78,13 +92,13 @@ def main():
         for sched in schedules:
             for g in sizes:
                 got = {n: [] for n, _ in variants}
-                for _ in range(a.rounds):
-                    for n, p in variants:
+                for r in range(a.rounds):
+                    for n, p in (variants if r % 2 == 0 else variants[::-1]):
                         got[n].append(launch_us(build, p, t, g, sched, a.launches,
                                                 a.batches, kcache))
                 med = [statistics.median(got[n]) for n, _ in variants]
                 row = [str(t), sched, str(g)] + ["%.2f" % m for m in med] + \
-                    ["%.2f" % (m / med[0]) for m in med[1:]]
+                    [ratio_cell(got[n], got[variants[0][0]]) for n, _ in variants[1:]]
                 print("| " + " | ".join(row) + " |", flush=True)
 
 
