@@ -253,26 +253,32 @@ pt_split_by_domain (const pt_cpu *cpus, unsigned ncpus, const int *cpu_of,
   return runs;
 }
 
-pt_domain
-pt_next_partitionable (const pt_cpu *cpus, unsigned ncpus, const int *cpu_of,
-                       unsigned begin, unsigned end)
+unsigned
+pt_splitting_domains (const pt_cpu *cpus, unsigned ncpus, const int *cpu_of,
+                      unsigned begin, unsigned end)
 {
+  /* One thread is within one domain of every kind.  */
   if (end <= begin + 1)
-    return PT_NUM_DOMAINS;
+    return 0;
   unsigned *starts = malloc ((end - begin) * sizeof (unsigned));
   unsigned *counts = malloc ((end - begin) * sizeof (unsigned));
-  pt_domain found = PT_NUM_DOMAINS;
+  unsigned mask = 0;
   for (int d = 0; starts && counts && d < PT_NUM_DOMAINS; ++d)
     if (pt_split_by_domain (cpus, ncpus, cpu_of, begin, end, (pt_domain)d,
                             starts, counts)
         >= 2)
-      {
-        found = (pt_domain)d;
-        break;
-      }
+      mask |= 1u << d;
   free (starts);
   free (counts);
-  return found;
+  return mask;
+}
+
+pt_domain
+pt_next_partitionable (const pt_cpu *cpus, unsigned ncpus, const int *cpu_of,
+                       unsigned begin, unsigned end)
+{
+  unsigned mask = pt_splitting_domains (cpus, ncpus, cpu_of, begin, end);
+  return mask != 0 ? (pt_domain)__builtin_ctz (mask) : PT_NUM_DOMAINS;
 }
 
 unsigned

@@ -80,8 +80,19 @@ unsigned pt_split_by_domain (const pt_cpu *cpus, unsigned ncpus,
                              pt_domain domain, unsigned *starts,
                              unsigned *counts);
 
-/* The first domain, in pt_domain's order, known on the CPUs that splits
-   [begin, end) into two runs or more; PT_NUM_DOMAINS if none does.  */
+/* The domains, as a bit mask of (1 << pt_domain), that split the threads
+   [begin, end) into two runs or more (pt_split_by_domain): the domains
+   along which a device of those threads can be partitioned.  A range that
+   lies within one domain of a kind (one run) is not split by it: a
+   partition into one sub-device equal to its parent is no partition, and
+   offering it would let a walk that partitions the first sub-device again
+   recurse for ever.  */
+unsigned pt_splitting_domains (const pt_cpu *cpus, unsigned ncpus,
+                               const int *cpu_of, unsigned begin,
+                               unsigned end);
+
+/* The first domain, in pt_domain's order, of pt_splitting_domains;
+   PT_NUM_DOMAINS if none splits [begin, end).  */
 pt_domain pt_next_partitionable (const pt_cpu *cpus, unsigned ncpus,
                                  const int *cpu_of, unsigned begin,
                                  unsigned end);

@@ -244,7 +244,8 @@ pt_workers_domains (const pt_workers *s, unsigned first, unsigned count,
   for (unsigned r = 0; r < runs; ++r)
     start[r] -= first;
   *num = runs;
-  return runs > 0;
+  /* One run is the whole range: no partition (pt_splitting_domains).  */
+  return runs >= 2;
 }
 
 /* POCL_AFFINITY=1: each worker pins itself to its place (read_machine,

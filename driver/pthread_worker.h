@@ -85,7 +85,9 @@ unsigned pt_workers_domains_known (const pt_workers *s);
 
 /* The domains of kind d among the workers [first, first + count), as
    runs start[i] (counted from first) and size[i], i < *num (room for count
-   entries): false if they cannot be split so (pt_split_by_domain).  */
+   entries): false if they cannot be split so (pt_split_by_domain), and
+   if they lie within one such domain, which is no split either
+   (pt_splitting_domains).  */
 bool pt_workers_domains (const pt_workers *s, unsigned first, unsigned count,
                          pt_domain d, cl_uint *start, cl_uint *size,
                          cl_uint *num);

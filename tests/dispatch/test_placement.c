@@ -307,6 +307,26 @@ domains_two_nodes (void)
   CHECK_SPLIT (w, m, 32, &p, 0, 32, PT_DOMAIN_L4, "none");
   /* A range that starts inside a domain: the runs of what it holds.  */
   CHECK_SPLIT (w, m, 32, &p, 6, 11, PT_DOMAIN_L3, "6+2 8+3");
+  /* One domain only means no split: a node is not split by NUMA, an L3
+     by NUMA or L3, a core (two SMT threads) by anything.  */
+  CHECK_SPLIT (w, m, 32, &p, 0, 16, PT_DOMAIN_NUMA, "0+16");
+  CHECK (pt_splitting_domains (m, 32, p.cpu, 0, 32)
+                 == (1u << PT_DOMAIN_NUMA | 1u << PT_DOMAIN_L3
+                     | 1u << PT_DOMAIN_L2 | 1u << PT_DOMAIN_L1)
+             && pt_splitting_domains (m, 32, p.cpu, 0, 16)
+                    == (1u << PT_DOMAIN_L3 | 1u << PT_DOMAIN_L2
+                        | 1u << PT_DOMAIN_L1)
+             && pt_splitting_domains (m, 32, p.cpu, 16, 24)
+                    == (1u << PT_DOMAIN_L2 | 1u << PT_DOMAIN_L1)
+             && pt_splitting_domains (m, 32, p.cpu, 0, 2) == 0
+             && pt_splitting_domains (m, 32, p.cpu, 5, 6) == 0,
+         "%s: domains that split the device, a node, an L3, a core, one "
+         "thread: 0x%x 0x%x 0x%x 0x%x 0x%x",
+         w, pt_splitting_domains (m, 32, p.cpu, 0, 32),
+         pt_splitting_domains (m, 32, p.cpu, 0, 16),
+         pt_splitting_domains (m, 32, p.cpu, 16, 24),
+         pt_splitting_domains (m, 32, p.cpu, 0, 2),
+         pt_splitting_domains (m, 32, p.cpu, 5, 6));
   CHECK (pt_next_partitionable (m, 32, p.cpu, 0, 32) == PT_DOMAIN_NUMA
              && pt_next_partitionable (m, 32, p.cpu, 0, 16) == PT_DOMAIN_L3
              && pt_next_partitionable (m, 32, p.cpu, 0, 8) == PT_DOMAIN_L2
@@ -426,10 +446,19 @@ domains_unknown (void)
          "no caches: domains known 0x%x", pt_domains_known (m, 4));
   CHECK_SPLIT ("one node, no caches", m, 4, &p, 0, 4, PT_DOMAIN_NUMA, "0+4");
   CHECK_SPLIT ("one node, no caches", m, 4, &p, 0, 4, PT_DOMAIN_L2, "none");
+  /* One node is one NUMA domain: nothing splits it (a partition into one
+     sub-device equal to its parent made a conformance walk recurse for
+     ever).  */
+  CHECK (pt_splitting_domains (m, 4, p.cpu, 0, 4) == 0
+             && pt_splitting_domains (m, 4, p.cpu, 1, 3) == 0
+             && pt_next_partitionable (m, 4, p.cpu, 0, 4) == PT_NUM_DOMAINS,
+         "one node, no caches: splitting domains 0x%x, next %d",
+         pt_splitting_domains (m, 4, p.cpu, 0, 4),
+         (int)pt_next_partitionable (m, 4, p.cpu, 0, 4));
   CHECK_DOMAIN_CPUS ("one node, no caches", m, 4, 2,
                      1u << PT_DOMAIN_NUMA | 1u << PT_DOMAIN_L2, "0,1,2,3");
   printf ("one node without cache information: one NUMA domain, no cache "
-          "domains\n");
+          "domains, nothing splits it\n");
 }
 
 /* This machine: the allowed set, as sched_getaffinity gives it.  */

@@ -2,15 +2,21 @@
    machine.
 
    Usage: affinity_domains ours|stock
-     ours:  the device offers the partition type and the domains this
-            machine has: NUMA (one node here: one sub-device of all compute
-            units) and each cache level that sysfs shows on every allowed
-            CPU (read here independently of the driver); NEXT_PARTITIONABLE
-            splits by the first of those into two or more, or fails with
-            CL_DEVICE_PARTITION_FAILED; the sub-devices report the domain
-            used as their partition type, their compute units add up, a
-            NUMA sub-device can be split again, and they run kernels
-            exactly once, also at the same time as the parent;
+     ours:  the device offers the partition type and the domains that
+            split it into two sub-devices or more: of those this machine
+            has (NUMA, and each cache level that sysfs shows on every
+            allowed CPU, read here independently of the driver), the ones
+            with two instances or more among the allowed CPUs (with at
+            least as many threads as CPUs, every CPU has a thread).  Each
+            offered domain splits the device into sub-devices whose
+            compute units add up and that report the domain as their
+            partition type; a domain the machine has but that does not
+            split the device (NUMA on one node) is
+            CL_DEVICE_PARTITION_FAILED, one it does not have
+            CL_INVALID_VALUE; NEXT_PARTITIONABLE splits by the first
+            offered domain, or fails with CL_DEVICE_PARTITION_FAILED; the
+            sub-devices run kernels exactly once, at the same time as the
+            parent.  Going on splitting sub-devices is partition_walk.c's.
      stock: PoCL's own driver describes no domains: the query answers 0
             and the partition type is CL_INVALID_VALUE, as before the
             core patch.
@@ -22,51 +28,96 @@
 #define _GNU_SOURCE
 
 #include <sched.h>
+#include <unistd.h>
 
 #include "count_kernel.h"
 
-/* The cache levels (bit k - 1 for level k) that every allowed CPU has a
-   data or unified cache of, from sysfs.  */
-static unsigned
-sysfs_cache_levels (void)
+/* The first CPU of the level-`level` data or unified cache of cpu, from
+   its shared_cpu_list in sysfs; -1 if sysfs shows none.  */
+static int
+sysfs_cache_of (int cpu, int level)
+{
+  for (int i = 0; i < 16; ++i)
+    {
+      char path[160], type[32] = "";
+      int lvl = 0, first = -1;
+      snprintf (path, sizeof (path),
+                "/sys/devices/system/cpu/cpu%d/cache/index%d/level", cpu, i);
+      FILE *f = fopen (path, "r");
+      if (f == NULL)
+        return -1;
+      if (fscanf (f, "%d", &lvl) != 1)
+        lvl = 0;
+      fclose (f);
+      snprintf (path, sizeof (path),
+                "/sys/devices/system/cpu/cpu%d/cache/index%d/type", cpu, i);
+      if ((f = fopen (path, "r")) != NULL)
+        {
+          if (fscanf (f, "%31s", type) != 1)
+            type[0] = 0;
+          fclose (f);
+        }
+      if (lvl != level || strcmp (type, "Instruction") == 0)
+        continue;
+      snprintf (path, sizeof (path),
+                "/sys/devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list",
+                cpu, i);
+      if ((f = fopen (path, "r")) != NULL)
+        {
+          if (fscanf (f, "%d", &first) != 1)
+            first = -1;
+          fclose (f);
+        }
+      return first;
+    }
+  return -1;
+}
+
+/* The NUMA node of cpu, from sysfs (its nodeN link); 0 where none.  */
+static int
+sysfs_node_of (int cpu)
+{
+  for (int node = 0; node < 1024; ++node)
+    {
+      char path[160];
+      snprintf (path, sizeof (path), "/sys/devices/system/cpu/cpu%d/node%d",
+                cpu, node);
+      if (access (path, F_OK) == 0)
+        return node;
+    }
+  return 0;
+}
+
+/* For NUMA (level 0) and each cache level 1 to 4: whether every allowed
+   CPU has one (known[level]) and how many different ones the allowed CPUs
+   have (count[level]).  */
+static void
+sysfs_domains (int known[5], int count[5], int *cpus)
 {
   cpu_set_t set;
   sched_getaffinity (0, sizeof (set), &set);
-  unsigned all = 0xf;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+  *cpus = CPU_COUNT (&set);
+  for (int level = 0; level <= 4; ++level)
     {
-      if (!CPU_ISSET (cpu, &set))
-        continue;
-      unsigned mine = 0;
-      for (int i = 0; i < 16; ++i)
+      static char seen[CPU_SETSIZE + 1024];
+      memset (seen, 0, sizeof (seen));
+      known[level] = 1;
+      count[level] = 0;
+      for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
         {
-          char path[160], type[32] = "";
-          int level = 0;
-          snprintf (path, sizeof (path),
-                    "/sys/devices/system/cpu/cpu%d/cache/index%d/level", cpu,
-                    i);
-          FILE *f = fopen (path, "r");
-          if (f == NULL)
-            break;
-          if (fscanf (f, "%d", &level) != 1)
-            level = 0;
-          fclose (f);
-          snprintf (path, sizeof (path),
-                    "/sys/devices/system/cpu/cpu%d/cache/index%d/type", cpu,
-                    i);
-          f = fopen (path, "r");
-          if (f != NULL)
+          if (!CPU_ISSET (cpu, &set))
+            continue;
+          int id
+              = level == 0 ? sysfs_node_of (cpu) : sysfs_cache_of (cpu, level);
+          if (id < 0 || id >= (int)sizeof (seen))
             {
-              if (fscanf (f, "%31s", type) != 1)
-                type[0] = 0;
-              fclose (f);
+              known[level] = 0;
+              continue;
             }
-          if (level >= 1 && level <= 4 && strcmp (type, "Instruction") != 0)
-            mine |= 1u << (level - 1);
+          count[level] += !seen[id];
+          seen[id] = 1;
         }
-      all &= mine;
     }
-  return all;
 }
 
 static cl_device_affinity_domain
@@ -233,25 +284,41 @@ main (int argc, char **argv)
     }
 
   /* The domains this machine has: NUMA, and the cache levels sysfs shows
-     on every allowed CPU.  */
-  unsigned levels = sysfs_cache_levels ();
-  cl_device_affinity_domain want
-      = CL_DEVICE_AFFINITY_DOMAIN_NUMA
-        | CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
-  if (levels & 1)
-    want |= CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE;
-  if (levels & 2)
-    want |= CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE;
-  if (levels & 4)
-    want |= CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE;
-  if (levels & 8)
-    want |= CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE;
-  CHECK (offered, "the device does not offer BY_AFFINITY_DOMAIN");
-  CHECK (have == want, "domains 0x%lx, want 0x%lx (sysfs cache levels 0x%x)",
-         (unsigned long)have, (unsigned long)want, levels);
+     on every allowed CPU; those with two instances or more split the
+     device when every allowed CPU has a thread.  */
+  int known[5], count[5], cpus = 0;
+  sysfs_domains (known, count, &cpus);
+  static const int level_of[] = { 0, 4, 3, 2, 1 }; /* names[i]'s level */
+  cl_device_affinity_domain machine = 0, want = 0;
+  for (size_t i = 0; i < sizeof (names) / sizeof (names[0]); ++i)
+    if (known[level_of[i]])
+      {
+        machine |= names[i].d;
+        if (count[level_of[i]] >= 2)
+          want |= names[i].d;
+      }
+  if (want)
+    want |= CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
+  printf ("  this machine: %d allowed CPUs, %d NUMA node(s); domains 0x%lx, "
+          "of which split 0x%lx\n",
+          cpus, count[0], (unsigned long)machine, (unsigned long)want);
+  CHECK (offered == (have != 0),
+         "BY_AFFINITY_DOMAIN offered %d, yet domains 0x%lx", offered,
+         (unsigned long)have);
+  CHECK ((have & ~machine & ~CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE)
+             == 0,
+         "domains 0x%lx offered, of which the machine has 0x%lx",
+         (unsigned long)have, (unsigned long)machine);
+  if (cus >= (cl_uint)cpus)
+    CHECK (have == want,
+           "domains 0x%lx, want 0x%lx (the machine's 0x%lx that split it)",
+           (unsigned long)have, (unsigned long)want, (unsigned long)machine);
 
-  /* Each domain kind: advertised ones split into sub-devices whose compute
-     units add up; the others are CL_INVALID_VALUE.  */
+  /* Each domain kind: offered ones split into sub-devices whose compute
+     units add up; one the machine has that does not split the device is
+     CL_DEVICE_PARTITION_FAILED (one sub-device equal to the device is no
+     partition), others CL_INVALID_VALUE.  */
+  int ran = 0;
   for (size_t i = 0; i < sizeof (names) / sizeof (names[0]); ++i)
     {
       cl_device_id subs[64];
@@ -259,12 +326,15 @@ main (int argc, char **argv)
       cl_int err = split (dev, names[i].d, subs, &n);
       if (!(have & names[i].d))
         {
-          CHECK (err == CL_INVALID_VALUE, "%s: error %d, want %d",
-                 names[i].name, err, CL_INVALID_VALUE);
+          cl_int want_err = (machine & names[i].d) ? CL_DEVICE_PARTITION_FAILED
+                                                   : CL_INVALID_VALUE;
+          CHECK (err == want_err, "%s: error %d, want %d", names[i].name, err,
+                 want_err);
           printf ("  by %s: not offered (%d)\n", names[i].name, err);
           continue;
         }
-      CHECK (err == CL_SUCCESS, "%s: error %d", names[i].name, err);
+      CHECK (err == CL_SUCCESS && n >= 2, "%s: error %d, %u sub-devices",
+             names[i].name, err, n);
       if (err != CL_SUCCESS)
         continue;
       cl_uint total = 0;
@@ -284,20 +354,8 @@ main (int argc, char **argv)
       printf (" compute units\n");
       CHECK (total == cus, "%s: %u compute units in all, want %u",
              names[i].name, total, cus);
-      if (names[i].d == CL_DEVICE_AFFINITY_DOMAIN_NUMA)
-        {
-          /* One node here: one sub-device of everything, which can itself
-             be split by NUMA again (sub-sub-devices).  */
-          cl_device_id subsub[64];
-          cl_uint m = 0;
-          CHECK (split (subs[0], CL_DEVICE_AFFINITY_DOMAIN_NUMA, subsub, &m)
-                     == CL_SUCCESS,
-                 "NUMA of the NUMA sub-device failed");
-          printf ("  NUMA sub-device by NUMA: %u sub-device(s)\n", m);
-          for (cl_uint k = 0; k < m; ++k)
-            CL_OK (clReleaseDevice (subsub[k]));
-          run_all (dev, subs, n);
-        }
+      if (!ran++)
+        run_all (dev, subs, n);
       for (cl_uint k = 0; k < n; ++k)
         CL_OK (clReleaseDevice (subs[k]));
     }
