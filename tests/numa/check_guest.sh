@@ -1,6 +1,6 @@
 #!/bin/sh
 # check_guest.sh TOPOLOGY OUT TIMEOUT KCACHE PROBE OURS STOCK SPARSE TASKSET
-#                AFFINITY EXACTLY_ONCE
+#                AFFINITY EXACTLY_ONCE WALK HOST_RUN_CHECK HOST_RUN
 # Boots the emulated NUMA guest (guest.sh) with TOPOLOGY (2x2 or 3node),
 # runs guest-job.sh in it and judges what it left in OUT.  Skipped (77)
 # where the guest cannot run.
@@ -36,7 +36,14 @@
 #     schedules the guest's CPUs (an emulator's CPUs are host threads; a
 #     loaded host gave reuse 0.80 where a quiet one gives 0.94), so the
 #     fractions themselves are printed, not asserted;
-#   - 2x2: cl_taskset_sparse_{static,guided} (check_sparse_cpus.sh).
+#   - 2x2: cl_taskset_sparse_{static,guided} (check_sparse_cpus.sh);
+#   - ours and stock: every partition type walked as the conformance tests
+#     walk it (partition_walk.c) ends with CL_DEVICE_PARTITION_FAILED;
+#   - 2x2: cl_host_run_domain (a launch of a node's sub-device is left to
+#     its workers), which cannot run on one node;
+#   - a directory under /tmp with a blank in its name, holding a file of
+#     the root and a share the guest may write: the job sees the one and
+#     writes the other (the private /tmp once hid both, guest-init).
 # Printed: every variant's figures (make bench's table comes from them).
 set -u
 topology=$1 out=$2 timeout_s=$3 kcache=$4
@@ -47,9 +54,30 @@ fail () { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 mkdir -p "$out"
 rm -f "$out"/*.out "$out"/*.err "$out"/*.rc
-GUEST_RW=$kcache "$here/guest.sh" "$topology" "$out" "$timeout_s" \
-  "$here/guest-job.sh" "$topology" "$1" "$2" "$3" "$kcache" "$4" "$5" "$6" "$7"
+# The share under /tmp, with a blank in its path.
+tmpcheck=$(mktemp -d "/tmp/pocl-steal guest.XXXXXX") || exit 1
+trap 'rm -rf "$tmpcheck"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+token="seen $(date +%s) $$"
+echo "$token" >"$tmpcheck/from-root"
+mkdir "$tmpcheck/rw"
+boot () {
+  GUEST_RW="$kcache
+$tmpcheck/rw" "$here/guest.sh" "$topology" "$out" "$timeout_s" \
+    "$here/guest-job.sh" "$topology" "$1" "$2" "$3" "$kcache" "$4" "$5" "$6" \
+    "$7" "$8" "$9" "${10}" "$tmpcheck"
+}
+boot "$@"
 rc=$?
+# A kernel that stalled before /init (75, guest.sh) is booted once more;
+# the log keeps the first attempt's console.
+if [ $rc = 75 ]; then
+  echo "note: the guest did not boot (console: $out/console.first.log); booting it once more"
+  mv -f "$out/console.log" "$out/console.first.log" 2>/dev/null
+  boot "$@"
+  rc=$?
+fi
 [ $rc = 77 ] && exit 77
 cat "$out/guest.log" 2>/dev/null
 [ $rc = 0 ] || { echo "FAIL: the guest's job failed (exit $rc)"; exit 1; }
@@ -83,10 +111,17 @@ printf '%-22s %8s %8s %8s %8s %10s\n' run first-touch runner reuse home cross-no
 for r in $runs; do
   f="$out/$r.out" e="$out/$r.err"
   [ "$(cat "$out/$r.rc")" = 0 ] || { fail "$r exited $(cat "$out/$r.rc"): $(tail -n 3 "$e")"; continue; }
-  case "$r" in sparse-*)
-    grep -q "check_sparse_cpus: all checks passed" "$f" || fail "$r: $(tail -n 3 "$f")"
-    continue ;;
+  # Runs of a test program of their own: its verdict line.
+  case "$r" in
+    sparse-*) verdict="check_sparse_cpus: all checks passed" ;;
+    walk-*) verdict="partition_walk: all checks passed" ;;
+    host-run-domain) verdict="check_host_run expect-domain: passed" ;;
+    *) verdict= ;;
   esac
+  if [ -n "$verdict" ]; then
+    grep -q "$verdict" "$f" || fail "$r: $(tail -n 3 "$f") $(tail -n 3 "$e")"
+    continue
+  fi
   owner=$(field "$f" first_touch owner) runner=$(field "$f" first_touch runner)
   reuse=$(field "$f" reuse local) home=$(field "$f" home exact)
   cross=$(sed -n 's/.*cross-node=\([0-9]*\).*/\1/p' "$e" | head -n 1)
@@ -152,8 +187,14 @@ for r in $runs; do
       fi ;;
   esac
 done
-for r in ours-static ours-static-nosteal ours-guided ours-unpinned stock; do
+want_runs="ours-static ours-static-nosteal ours-guided ours-unpinned stock walk-ours walk-stock"
+[ "$topology" = 2x2 ] && want_runs="$want_runs host-run-domain"
+for r in $want_runs; do
   [ -f "$out/$r.rc" ] || fail "no run $r"
 done
+[ "$(cat "$tmpcheck/rw/from-guest" 2>/dev/null)" = "$token" ] ||
+  fail "the guest did not see its share under /tmp, '$tmpcheck': it wrote '$(cat "$tmpcheck/rw/from-guest" 2>/dev/null)', want '$token'"
+# The walks' answers at the root and at the first level, for the record.
+grep -h '^[a-z0-9]* level [01]:' "$out/walk-ours.out" 2>/dev/null | sed 's/^/walk-ours: /'
 [ "$fails" = 0 ] && echo "check_guest $topology: all checks passed"
 [ "$fails" = 0 ]

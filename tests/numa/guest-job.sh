@@ -1,6 +1,7 @@
 #!/bin/sh
 # guest-job.sh TOPOLOGY PROBE OURS STOCK KCACHE SPARSE TASKSET AFFINITY
-#              EXACTLY_ONCE: what the emulated NUMA guest runs (guest.sh
+#              EXACTLY_ONCE WALK HOST_RUN_CHECK HOST_RUN TMPCHECK: what the
+#              emulated NUMA guest runs (guest.sh
 # boots it), in the run's directory.  One file pair NAME.out / NAME.err
 # per run, and NAME.rc; tests/numa/check_guest.sh judges them.
 #   PROBE         numa_probe;  OURS, STOCK: the PoCL prefixes
@@ -14,15 +15,24 @@
 #   ours-static-nosteal                the probe with POCL_PTHREAD_STEAL=0
 #   ours-static-half (3node)           the probe with half as many threads
 #   sparse-static, sparse-guided (2x2) check_sparse_cpus.sh
+#   walk-ours, walk-stock              partition_walk (WALK)
+#   host-run-domain (2x2)              check_host_run.sh HOST_RUN
+#                                      expect-domain 1
 # and one without POCL_AFFINITY:
 #   ours-unpinned                      the probe with a sub-device per
 #                                      node and every affinity domain,
 #                                      stealing off, so that every
 #                                      worker runs (and binds itself
 #                                      for) each of its sub-devices
+# Before them, the share under /tmp (TMPCHECK, check_guest.sh): the root's
+# file TMPCHECK/from-root copied into the share TMPCHECK/rw.
 set -u
 topology=$1 probe=$2 ours=$3 stock=$4 kcache=$5 sparse=$6 taskset=$7
-affinity=$8 exactly_once=$9
+affinity=$8 exactly_once=$9 walk=${10} host_run_check=${11} host_run=${12}
+tmpcheck=${13}
+
+cp "$tmpcheck/from-root" "$tmpcheck/rw/from-guest" ||
+  echo "guest-job: the share under /tmp, '$tmpcheck', is not seen"
 
 cpus=$(nproc)
 case "$topology" in
@@ -61,6 +71,10 @@ run ours-guided "$ours" guided "$cpus" env POCL_PTHREAD_STATS=1 \
   "$probe" --subdevices $subs --by-node
 run stock "$stock" "" "$cpus" "$probe" --subdevices $subs --by-node \
   --domains
+for v in ours stock; do
+  eval prefix=\$$v
+  run walk-$v "$prefix" "" "$cpus" "$walk" $v
+done
 if [ "$topology" = 3node ]; then
   run ours-static-half "$ours" static $((cpus / 2)) env POCL_PTHREAD_STATS=1 \
     "$probe"
@@ -69,5 +83,7 @@ else
     run sparse-$s "$ours" $s "$cpus" "$sparse" "$taskset" "$affinity" \
       "$exactly_once"
   done
+  run host-run-domain "$ours" static "$cpus" "$host_run_check" "$host_run" \
+    expect-domain 1
 fi
 exit 0

@@ -9,8 +9,14 @@
 #                      (CPUs 2k and 2k+1 are siblings), 768/512/512 MiB
 #   OUT       a directory (made if missing); the guest writes into it
 #   TIMEOUT   seconds for the whole guest, boot included
-#   GUEST_RW  (environment) more directories, separated by blanks, that
-#             the guest may write, at their own paths (a kernel cache)
+#   GUEST_RW  (environment) more directories, one per line, that the
+#             guest may write, at their own paths (a kernel cache)
+#
+# Any path works: under /tmp (the guest's private /tmp shows what the root
+# has there, guest-init), under a symbolic link (the shares are resolved
+# here, and the root this runs in has the checkout at its resolved path,
+# ci/enter.sh), and with blanks or commas in it (encoded on the kernel's
+# command line, doubled in QEMU's options).
 #
 # QEMU in TCG mode (KVM guests hang on these hosts), Debian's kernel and a
 # busybox initramfs (tests/numa/kit.sh); the guest's root is the root this
@@ -36,7 +42,9 @@
 #     killed by ctest's timeout does not run this script's trap).
 #
 # Exit status 77 (skip) where the guest cannot run: no QEMU, or no kernel
-# to fetch; 124 when the guest ran out of time.
+# to fetch; 124 when the guest ran out of time; 75 when it did not boot
+# (its kernel stalled before /init, as TCG's timers once made it do:
+# check_guest.sh boots it once more).
 set -u
 [ $# -ge 4 ] || { echo "usage: $0 TOPOLOGY OUT TIMEOUT JOB [ARG...]" >&2; exit 2; }
 topology=$1 out=$2 timeout_s=$3 job=$4
@@ -67,17 +75,24 @@ for n in "${nodes[@]}"; do
   i=$((i + 1))
 done
 
+# A path for the kernel's command line (guest-init decodes it) and for
+# QEMU's comma-separated options.
+cmdline_path () { local p=${1//%/%25}; p=${p// /%20}; echo "${p//,/%2C}"; }
+qemu_path () { echo "${1//,/,,}"; }
+
 mkdir -p "$out"
 out=$(cd "$out" && pwd -P)
-rw=$out shares=(-virtfs "local,path=$out,mount_tag=rw0,security_model=none,multidevs=remap")
+rw=$(cmdline_path "$out")
+shares=(-virtfs "local,path=$(qemu_path "$out"),mount_tag=rw0,security_model=none,multidevs=remap")
 i=1
-for d in ${GUEST_RW:-}; do
+while IFS= read -r d; do
+  [ -n "$d" ] || continue
   mkdir -p "$d"
   d=$(cd "$d" && pwd -P)
-  rw="$rw,$d"
-  shares+=(-virtfs "local,path=$d,mount_tag=rw$i,security_model=none,multidevs=remap")
+  rw="$rw,$(cmdline_path "$d")"
+  shares+=(-virtfs "local,path=$(qemu_path "$d"),mount_tag=rw$i,security_model=none,multidevs=remap")
   i=$((i + 1))
-done
+done <<<"${GUEST_RW:-}"
 rm -f "$out/guest.status" "$out/guest.up" "$out/guest.log" "$out/console.log"
 {
   echo "cd '$out'"
@@ -115,7 +130,7 @@ while kill -0 "$pid" 2>/dev/null; do
   if [ $((now - t0)) -gt "$boot_s" ] && [ ! -f "$out/guest.up" ]; then
     echo "FAIL: the guest did not boot in $boot_s s; QEMU said: $(cat "$out/qemu.log")"
     tail -n 20 "$out/console.log"
-    exit 1
+    exit 75
   fi
   if [ -f "$out/guest.status" ]; then
     : "${status_at:=$now}"
@@ -143,6 +158,9 @@ if [ $qrc = 124 ] || [ $qrc = 137 ]; then
   exit 124
 fi
 if [ ! -f "$out/guest.status" ]; then
+  # guest-init says on the console which share it could not see.
+  unseen=$(grep -a -m 1 'cannot see' "$out/console.log" 2>/dev/null | sed 's/^guest: //')
+  [ -n "$unseen" ] && echo "FAIL: $unseen"
   echo "FAIL: the guest did not run the job; QEMU said: $(cat "$out/qemu.log")"
   echo "its console ends:"
   tail -n 30 "$out/console.log"
