@@ -68,14 +68,18 @@ const pts_setting pts_settings[] = {
       .accepted = PTS_UINT_ACCEPTED (PTS_SPIN_US_MAX),
       .field = PTS_FIELD (unsigned, spin_us),
       .meaning
-      = "How long, in microseconds, an idle worker keeps watching for new "
+      = "The most, in microseconds, an idle worker keeps watching for new "
         "work before it sleeps, and a host thread in `clFinish` or "
         "`clWaitForEvents` watches for completion before it sleeps. Waking a "
         "sleeping thread takes tens of microseconds (up to a millisecond in "
-        "a VM), most of the cost of a small launch; spinning this long after "
-        "each command costs that much CPU time per thread. With more threads "
-        "than allowed CPUs, spinners yield the CPU between looks. `0` turns "
-        "spinning off. Other values: one warning, the default is used.",
+        "a VM), most of the cost of a small launch; spinning costs CPU time. "
+        "Each thread adapts how long it spins, up to this: it doubles after "
+        "a wait that a spin this long would have caught and halves after a "
+        "longer one. A spinner never yields the CPU to other programs (that "
+        "waited out their time slice, milliseconds), and one that finds it "
+        "lost its CPU for a while sleeps at once, so that a futex wake-up "
+        "reaches it. `0` turns spinning off. Other values: one warning, the "
+        "default is used.",
   },
   {
       .name = "POCL_PTHREAD_HOST_GROUPS",

@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common.h"
 #include "common_utils.h"
@@ -43,6 +44,11 @@ typedef struct
 {
   alignas (WGD_CACHELINE) _Atomic uint64_t finished;
   pthread_cond_t cond;
+  /* The threads asleep on cond that no notification has counted in the
+     pool's `woken` yet, and the CPU the last of them went to sleep on
+     (B4 of pthread_spin.h).  Under the object's lock.  */
+  unsigned sleepers;
+  int sleeper_cpu;
 } waitable;
 
 static void
@@ -50,22 +56,77 @@ waitable_init (waitable *x)
 {
   atomic_init (&x->finished, 0);
   pthread_cond_init (&x->cond, NULL);
+  x->sleepers = 0;
+  x->sleeper_cpu = -1;
 }
 
-/* Called with the object's lock (*lock) held and the object not finished:
-   drops the lock and watches for a notification for a while, then takes
-   the lock again.  The caller then checks the object and sleeps on the
-   condition variable if it still has to.  */
+/* Sleeps on x's condition variable once, with the object's lock held (as
+   pthread_cond_wait): counted in the pool's `woken` from the
+   notification that wakes it until it runs (B4).  A notification counts
+   every sleeper at once and zeroes `sleepers`, so a sleeper knows it was
+   counted when `finished` moved while it slept; one that wakes without a
+   notification takes itself out of `sleepers`.  */
 static void
+waitable_sleep (waitable *x, pocl_lock_t *lock)
+{
+  /* relaxed: `finished` changes under the object's lock, which we hold
+     around both loads.  */
+  uint64_t gen = atomic_load_explicit (&x->finished, memory_order_relaxed);
+  x->sleepers++;
+  x->sleeper_cpu = pt_current_cpu ();
+  pthread_cond_wait (&x->cond, lock);
+  if (atomic_load_explicit (&x->finished, memory_order_relaxed) != gen)
+    pt_pool_woken_add (pool, -1, -1);
+  else
+    x->sleepers--;
+}
+
+/* How long the calling application thread spins before it sleeps in
+   clFinish or clWaitForEvents (B3 of pthread_spin.h), set up on its first
+   wait.  */
+static __thread pt_spin_state host_spin;
+static __thread bool host_spin_ready;
+
+/* One wait of an application thread: how its spin ended, and when it
+   began (B3).  */
+typedef struct
+{
+  bool spun;
+  pt_spin_end end;
+  uint64_t start;
+} host_wait;
+
+/* Called with the object's lock (*lock) held and the object not finished:
+   drops the lock and watches for a notification for a while (B1-B3 of
+   pthread_spin.h), then takes the lock again.  The caller then checks the
+   object, sleeps on the condition variable if it still has to, and calls
+   host_wait_done.  */
+static host_wait
 waitable_spin (waitable *x, pocl_lock_t *lock)
 {
-  if (x == NULL || pool->spin_ns == 0)
-    return;
+  host_wait w = { false, PT_SPIN_EXPIRED, 0 };
+  if (!host_spin_ready)
+    {
+      pt_spin_init (&host_spin, pool->spin_ns);
+      host_spin_ready = true;
+    }
+  if (x == NULL || pt_spin_budget (&host_spin) == 0)
+    return w;
   uint64_t seen = atomic_load_explicit (&x->finished, memory_order_relaxed);
   POCL_UNLOCK (*lock);
-  pt_spin_until_changed (&x->finished, seen, pool->spin_ns,
-                         pool->oversubscribed);
+  w.spun = true;
+  w.end = pt_spin_watch (&x->finished, seen, pt_spin_budget (&host_spin),
+                         pt_real_clock (), &w.start, &pool->woken);
   POCL_LOCK (*lock);
+  return w;
+}
+
+/* The wait w is over: learn from it how long to spin next time (B3).  */
+static void
+host_wait_done (const host_wait *w)
+{
+  if (w->spun)
+    pt_spin_learn (&host_spin, pool->spin_ns, w->end, pt_now_ns () - w->start);
 }
 
 /* Called with the object's lock held.  relaxed: a watcher takes that lock
@@ -74,6 +135,12 @@ static void
 waitable_notify (waitable *x)
 {
   atomic_fetch_add_explicit (&x->finished, 1, memory_order_relaxed);
+  /* B4: the sleepers are runnable from here until they run.  */
+  if (x->sleepers > 0)
+    {
+      pt_pool_woken_add (pool, (int)x->sleepers, x->sleeper_cpu);
+      x->sleepers = 0;
+    }
   pthread_cond_broadcast (&x->cond);
 }
 
@@ -370,11 +437,13 @@ pocl_pthread_join (cl_device_id device, cl_command_queue cq)
   while (pt_host_help (&workers, kernel_stack_size (), cq, NULL))
     ;
   POCL_LOCK_OBJ (cq);
+  host_wait w = { false, PT_SPIN_EXPIRED, 0 };
   if (cq->command_count > 0)
-    waitable_spin (wq, &cq->pocl_lock);
+    w = waitable_spin (wq, &cq->pocl_lock);
   while (cq->command_count > 0)
-    pthread_cond_wait (&wq->cond, &cq->pocl_lock);
+    waitable_sleep (wq, &cq->pocl_lock);
   POCL_UNLOCK_OBJ (cq);
+  host_wait_done (&w);
 }
 
 /* An event that `event` waits for has finished.  Called with both events
@@ -449,20 +518,26 @@ pocl_pthread_wait_event (cl_device_id device, cl_event event)
   while (pt_host_help (&workers, kernel_stack_size (), NULL, event))
     ;
   POCL_LOCK_OBJ (event);
+  host_wait w = { false, PT_SPIN_EXPIRED, 0 };
   if (event->status > CL_COMPLETE)
-    waitable_spin (we, &event->pocl_lock);
+    w = waitable_spin (we, &event->pocl_lock);
   while (event->status > CL_COMPLETE)
     {
       if (we != NULL)
-        pthread_cond_wait (&we->cond, &event->pocl_lock);
+        waitable_sleep (we, &event->pocl_lock);
       else
         {
+          /* No waitable (out of memory in update_event): poll, asleep
+             between looks, never in a sched_yield loop (B1 of
+             pthread_spin.h).  */
           POCL_UNLOCK_OBJ (event);
-          sched_yield ();
+          struct timespec pause = { 0, 100 * 1000 };
+          nanosleep (&pause, NULL);
           POCL_LOCK_OBJ (event);
         }
     }
   POCL_UNLOCK_OBJ (event);
+  host_wait_done (&w);
 }
 
 void

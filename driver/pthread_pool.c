@@ -51,7 +51,26 @@
       (pt_pool_end_graces kicks the workers in one), so a thread that
       waits for something behind the command, a read, say, does not wait
       out the grace.  A grace is spent spinning, so the workers give none
-      where spinning is off (POCL_PTHREAD_SPIN_US=0).
+      where spinning is off (POCL_PTHREAD_SPIN_US=0), and it ends early
+      when the worker lost its CPU during it, or gave way to a woken
+      thread (B2, B4 of pthread_spin.h): on a busy machine the enqueuer
+      may be off its CPU too, and a worker that then waits out the rest
+      lets the command wait twice.
+
+   P7 (the pusher wakes a launch's first helpers)  A push of an NDRange
+      command of several work-groups that no application thread takes
+      (no grace, P6) takes, besides the worker for the command, up to
+      PT_PUSH_HELPERS more idle workers of its device, as
+      pt_pool_wake_helpers would once the launch is published.  On a
+      busy machine each wake-up waits for the woken thread to be
+      scheduled; waking the helpers from the worker that prepares the
+      launch made them wait for two such delays in a row, and they now
+      overlap.  Loses nothing: a helper is taken as P2 and P3 say, with
+      woken_for NULL, and searches: it finds the command itself if it
+      runs before the worker taken for it (which then finds it gone, P5,
+      and looks for the launch), else the launch once it is published
+      (P1; or it goes idle again and the launch's own helper wake-ups
+      take it).
 
    H1 (the application threads' hint)  host_work counts the queued NDRange
       commands and the listed launches of at most host_groups work-groups,
@@ -101,13 +120,13 @@ _Atomic unsigned long pt_pool_graces_begun;
 
 cl_int
 pt_pool_init (pt_pool *p, unsigned num_threads, uint64_t spin_ns,
-              bool oversubscribed, bool skip_claimed)
+              bool skip_claimed)
 {
   memset (p, 0, sizeof (*p));
   p->num_threads = num_threads > 0 ? num_threads : 1;
   p->spin_ns = spin_ns;
-  p->oversubscribed = oversubscribed;
   p->skip_claimed = skip_claimed;
+  p->clock = pt_real_clock ();
   size_t bytes = p->num_threads * sizeof (pt_idle);
   p->idle = pocl_aligned_malloc (WGD_CACHELINE, bytes);
   if (p->idle == NULL)
@@ -126,11 +145,17 @@ pt_pool_init (pt_pool *p, unsigned num_threads, uint64_t spin_ns,
      spin_bits.  */
   memset (p->idle_bits, 0, 2 * bit_bytes);
   for (unsigned i = 0; i < p->num_threads; ++i)
-    pthread_cond_init (&p->idle[i].wake, NULL);
+    {
+      pthread_cond_init (&p->idle[i].wake, NULL);
+      pt_spin_init (&p->idle[i].spin, spin_ns);
+    }
   pthread_mutex_init (&p->lock, NULL);
   /* relaxed: the pool is published to the workers by pthread_create.  */
   for (unsigned i = 0; i < p->num_threads; ++i)
     atomic_init (&p->idle[i].kick, 0);
+  atomic_init (&p->woken.woken, 0);
+  for (unsigned i = 0; i < p->num_threads; ++i)
+    p->idle[i].cpu = -1;
   return CL_SUCCESS;
 }
 
@@ -242,7 +267,7 @@ kick (pt_pool *p, unsigned index)
 static void
 grace_start (pt_pool *p, unsigned index)
 {
-  p->idle[index].grace_until = pt_now_ns () + p->host_grace_ns;
+  p->idle[index].grace_until = p->clock.now (p->clock.arg) + p->host_grace_ns;
   /* relaxed: changed under the lock only; pt_pool_end_graces reads it
      without the lock as a hint.  */
   unsigned n = atomic_load_explicit (&p->graces, memory_order_relaxed);
@@ -287,6 +312,7 @@ take_idle (pt_pool *p, unsigned index, _cl_command_node *cmd)
       kick (p, index);
       return false;
     }
+  pt_pool_woken_add (p, 1, w->cpu); /* B4, until it leaves its wait */
   return true;
 }
 
@@ -335,26 +361,42 @@ pt_pool_push_command (pt_pool *p, _cl_command_node *cmd, bool by_waiter)
 {
   unsigned first, count;
   pt_pool_device_threads (p, cmd->device, &first, &count);
-  unsigned woken = p->num_threads;
+  /* The worker leaves cmd to its enqueuer a while (P6).  */
+  bool grace = by_waiter && p->host_grace_ns > 0 && host_command (p, cmd);
+  /* One worker for the command, and for a launch of several work-groups
+     that no application thread takes up to PT_PUSH_HELPERS more, one
+     per work-group at most (P7).  */
+  unsigned want = 1;
+  if (!grace && cmd->type == CL_COMMAND_NDRANGE_KERNEL)
+    {
+      uint64_t groups = pt_pool_command_groups (cmd);
+      uint64_t most
+          = count < 1 + PT_PUSH_HELPERS ? count : 1 + PT_PUSH_HELPERS;
+      want = (unsigned)(groups < most ? (groups > 0 ? groups : 1) : most);
+    }
+  unsigned woken[1 + PT_PUSH_HELPERS];
+  unsigned k = 0;
 
   pthread_mutex_lock (&p->lock);
   queue_append (p, cmd);
-  /* One worker suffices for a command: take one idle worker of the
-     device (P2, P3), a spinner if there is one: it answers at once,
-     where a sleeper takes a futex wake-up.  If none is idle, the busy
-     ones search the queue before they go idle (P1).  */
-  unsigned i = idle_to_take (p, first, first + count);
-  if (i < first + count)
+  /* Take idle workers of the device (P2, P3), spinners first: they answer
+     at once, where a sleeper takes a futex wake-up.  The first is taken
+     for cmd (P5); the others search as any taken worker does, and take
+     cmd themselves if they run first.  If none is idle, the busy ones
+     search the queue before they go idle (P1).  */
+  for (unsigned n = 0; n < want; ++n)
     {
-      /* The worker leaves cmd to its enqueuer a while (P6).  */
-      if (by_waiter && p->host_grace_ns > 0 && host_command (p, cmd))
+      unsigned i = idle_to_take (p, first, first + count);
+      if (i == first + count)
+        break;
+      if (n == 0 && grace)
         grace_start (p, i);
-      if (take_idle (p, i, cmd))
-        woken = i;
+      if (take_idle (p, i, n == 0 ? cmd : NULL))
+        woken[k++] = i;
     }
   pthread_mutex_unlock (&p->lock);
-  if (woken < p->num_threads)
-    wake_signal (p, woken);
+  for (unsigned n = 0; n < k; ++n)
+    wake_signal (p, woken[n]);
 }
 
 void
@@ -577,8 +619,11 @@ bool
 pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
 {
   pt_idle *me = &p->idle[index];
-  /* Whether this idle spell already had its spin: then it sleeps.  */
+  /* Whether this idle spell already had its spin: then it sleeps; and how
+     that spin ended and when it began, to learn from (B3).  */
   bool spun = false;
+  pt_spin_end spin_end = PT_SPIN_EXPIRED;
+  uint64_t spin_start = 0;
   out->command = NULL;
   out->launch = NULL;
 
@@ -597,10 +642,12 @@ pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
               = atomic_load_explicit (&me->kick, memory_order_relaxed);
           pthread_mutex_unlock (&p->lock);
           PT_COUNT_GRACE ();
-          uint64_t now = pt_now_ns ();
+          uint64_t now = p->clock.now (p->clock.arg), start;
+          /* B1, B2: a grace is no reason to wait out another program's
+             time slice; a spin that lost its CPU ends the grace.  */
           if (now < until)
-            pt_spin_until_changed (&me->kick, seen, until - now,
-                                   p->oversubscribed);
+            pt_spin_watch (&me->kick, seen, until - now, p->clock, &start,
+                           &p->woken);
           pthread_mutex_lock (&p->lock);
           grace_clear (p, index);
           continue; /* shutdown first; woken_for is still set */
@@ -628,26 +675,40 @@ pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
       /* Nothing for us.  First watch our kick counter a while (P1, P2):
          a pusher that takes us bumps it; we search again, under the lock,
          when it changed and when the spin ends.  */
-      if (!spun && p->spin_ns > 0)
+      if (!spun && pt_spin_budget (&me->spin) > 0)
         {
           /* relaxed: see kick.  */
           uint64_t seen
               = atomic_load_explicit (&me->kick, memory_order_relaxed);
           pt_idle_set (p, index, true, false);
           pthread_mutex_unlock (&p->lock);
-          spun = !pt_spin_until_changed (&me->kick, seen, p->spin_ns,
-                                         p->oversubscribed);
+          /* B1-B3 of pthread_spin.h.  */
+          spin_end
+              = pt_spin_watch (&me->kick, seen, pt_spin_budget (&me->spin),
+                               p->clock, &spin_start, &p->woken);
+          if (spin_end == PT_SPIN_CHANGED)
+            pt_spin_learn (&me->spin, p->spin_ns, spin_end, 0);
+          spun = spin_end != PT_SPIN_CHANGED;
           pthread_mutex_lock (&p->lock);
           /* Cleared already if a pusher took us (P2).  */
           pt_idle_set (p, index, false, false);
           continue;
         }
       /* Then sleep until someone hands us work (P1, P3).  */
-      spun = false;
+      me->cpu = pt_current_cpu (); /* where a waker will expect us (B4) */
       pt_idle_set (p, index, false, true);
       while (me->sleeping && !p->shutdown)
         pthread_cond_wait (&me->wake, &p->lock);
+      /* Marked woken by take_idle or pt_pool_shutdown, which counted us
+         in `woken` (B4): we run.  The lock was held from the marking to
+         here, so no such count is missed or taken twice.  */
+      pt_pool_woken_add (p, -1, -1);
       pt_idle_set (p, index, false, false);
+      /* B3: would a longer spin have caught this wake-up?  */
+      if (spun)
+        pt_spin_learn (&me->spin, p->spin_ns, spin_end,
+                       p->clock.now (p->clock.arg) - spin_start);
+      spun = false;
     }
   bool running = !p->shutdown;
   pthread_mutex_unlock (&p->lock);
@@ -697,7 +758,11 @@ pt_pool_shutdown (pt_pool *p)
   for (unsigned i = 0; i < p->num_threads; ++i)
     {
       kick (p, i); /* P4: cuts spins short */
-      /* A spinner keeps its flag, and clears it when its spin ends.  */
+      /* A sleeper is marked woken (counted for B4, uncounted when it
+         leaves its wait); a spinner keeps its flag, and clears it when
+         its spin ends.  */
+      if (p->idle[i].sleeping)
+        pt_pool_woken_add (p, 1, p->idle[i].cpu);
       pt_idle_set (p, i, p->idle[i].spinning, false);
     }
   pthread_mutex_unlock (&p->lock);

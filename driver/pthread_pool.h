@@ -37,6 +37,7 @@
 
 #include "pocl_cl.h"
 
+#include "pthread_spin.h"
 #include "wg_dispatch.h"
 
 #ifdef __GNUC__
@@ -95,6 +96,10 @@ typedef struct
   uint64_t grace_until;
   bool sleeping; /* waiting on `wake`; cleared by whoever wakes it */
   bool spinning; /* watching `kick`; cleared by whoever kicks it */
+  int cpu;       /* the CPU it last went to sleep on (B4), or -1 */
+  /* How long this worker spins before it sleeps (B3 of pthread_spin.h).
+     Its own thread's only, lock or not.  */
+  pt_spin_state spin;
 } pt_idle;
 
 typedef struct
@@ -113,11 +118,22 @@ typedef struct
      only; read without it, as a hint, by pt_pool_end_graces.  */
   _Atomic unsigned graces;
 
+  /* The threads a futex wake-up of the driver made runnable and that
+     have not run since (B4 of pthread_spin.h, which spinners read): the
+     workers woken here (P3,
+     P4), counted when marked woken and uncounted when they leave their
+     wait, both under the lock; and application threads woken by a
+     completion (pt_pool_woken_add, pthread_device.c).  On a line of its
+     own: spinners read it at every look at the clock.  */
+  alignas (WGD_CACHELINE) pt_wake_hint woken;
+
   /* Set by pt_pool_init, read-only afterwards.  */
   alignas (WGD_CACHELINE) unsigned num_threads;
-  uint64_t spin_ns;    /* POCL_PTHREAD_SPIN_US, in ns; 0: no spinning */
-  bool oversubscribed; /* more threads than allowed CPUs: spinners yield */
-  bool skip_claimed;   /* POCL_PTHREAD_SKIP_CLAIMED */
+  /* What graces and spins read (pthread_spin.h): pt_real_clock; tests
+     set a scripted one before any worker runs.  */
+  pt_clock clock;
+  uint64_t spin_ns;  /* POCL_PTHREAD_SPIN_US, in ns; 0: no spinning */
+  bool skip_claimed; /* POCL_PTHREAD_SKIP_CLAIMED */
   /* POCL_PTHREAD_HOST_GROUPS and POCL_PTHREAD_HOST_GRACE_US, in ns
      (pt_pool_count_host_work).  */
   uint64_t host_groups;
@@ -186,9 +202,11 @@ pt_pool_command_is_empty (const _cl_command_node *cmd)
   return cmd->type == CL_COMMAND_MARKER || cmd->type == CL_COMMAND_BARRIER;
 }
 
-/* Sets up the queues for num_threads workers (no threads are started).  */
+/* Sets up the queues for num_threads workers (no threads are started).
+   spin_ns: the most an idle worker spins before it sleeps (B3 of
+   pthread_spin.h; 0: it never spins).  */
 cl_int pt_pool_init (pt_pool *p, unsigned num_threads, uint64_t spin_ns,
-                     bool oversubscribed, bool skip_claimed);
+                     bool skip_claimed);
 
 /* Counts work application threads may run in host_work: NDRange commands
    and launches of at most max_groups work-groups, and markers and
@@ -209,6 +227,19 @@ pt_pool_host_work (pt_pool *p)
   return atomic_load_explicit (&p->host_work, memory_order_relaxed) > 0;
 }
 
+/* B4 of pthread_spin.h: the calling thread made n more threads of the
+   driver's runnable with a wake-up, the last of them having slept on CPU
+   cpu (n > 0), or -n of them ran (n < 0).  Any thread.  */
+static inline void
+pt_pool_woken_add (pt_pool *p, int n, int cpu)
+{
+  if (n > 0)
+    pt_spin_woke (cpu);
+  /* relaxed: a hint for spinners, who act on it only by sleeping.  */
+  atomic_fetch_add_explicit (&p->woken.woken, (unsigned)n,
+                             memory_order_relaxed);
+}
+
 /* Frees what pt_pool_init made; the workers must have left.  */
 void pt_pool_destroy (pt_pool *p);
 
@@ -224,7 +255,13 @@ void pt_pool_device_threads (const pt_pool *p, cl_device_id dev,
 bool pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq,
                    pt_work *out);
 
-/* Queues a ready command and wakes one of its device's idle workers.
+/* The helpers a push wakes besides the worker for the command (P7 of
+   pthread_pool.c); the rest are woken in the launch's tree.  */
+#define PT_PUSH_HELPERS 2
+
+/* Queues a ready command and wakes one of its device's idle workers, and
+   for a launch no application thread takes, up to PT_PUSH_HELPERS more
+   (P7).
    by_waiter: the calling application thread enqueued cmd and may run it
    itself when it waits (pthread_host.h); if cmd counts in host_work, the
    worker taken for it then leaves it to that thread for host_grace_ns

@@ -1,4 +1,4 @@
-/* pthread_spin.c - bounded busy-waiting; see the header.
+/* pthread_spin.c - bounded busy-waiting; see the header (rules B1-B3).
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -18,40 +18,132 @@ pt_now_ns (void)
   return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+int
+pt_current_cpu (void)
+{
+#ifdef __linux__
+  return sched_getcpu ();
+#else
+  return -1;
+#endif
+}
+
+static uint64_t
+real_now (void *arg)
+{
+  (void)arg;
+  return pt_now_ns ();
+}
+
+static int
+real_cpu (void *arg)
+{
+  (void)arg;
+  return pt_current_cpu ();
+}
+
+pt_clock
+pt_real_clock (void)
+{
+  return (pt_clock){ real_now, real_cpu, NULL };
+}
+
+/* B1: the pause between looks; never a yield.  */
 static inline void
 cpu_relax (void)
 {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause ();
 #elif defined(__aarch64__)
-  __asm__ __volatile__ ("yield");
+  __asm__ __volatile__ ("yield"); /* a hint to the core, not sched_yield */
 #endif
 }
 
-bool
-pt_spin_until_changed (_Atomic uint64_t *counter, uint64_t seen, uint64_t ns,
-                       bool yield)
+void
+pt_spin_init (pt_spin_state *s, uint64_t max_ns)
 {
-  if (ns == 0)
-    return false;
-  uint64_t deadline = pt_now_ns () + ns;
+  s->budget_ns = max_ns;
+}
+
+/* B4: the CPU the thread this thread last woke slept on, until its next
+   spin; -1: none.  */
+static __thread int woke_cpu = -1;
+
+void
+pt_spin_woke (int cpu)
+{
+  woke_cpu = cpu;
+}
+
+/* B4: whether a woken thread may wait for the caller's CPU: one is
+   waiting, and the one the caller woke slept on this CPU.  relaxed: a
+   hint; whoever gives way searches again under its lock before it
+   sleeps.  */
+static bool
+woken_here (pt_wake_hint *hint, pt_clock clock, int cpu)
+{
+  return hint != NULL && cpu >= 0
+         && atomic_load_explicit (&hint->woken, memory_order_relaxed) > 0
+         && cpu == clock.cpu (clock.arg);
+}
+
+pt_spin_end
+pt_spin_watch (_Atomic uint64_t *counter, uint64_t seen, uint64_t ns,
+               pt_clock clock, uint64_t *start, pt_wake_hint *hint)
+{
+  const uint64_t t0 = clock.now (clock.arg);
+  uint64_t last = t0;
+  /* The last reading at which no woken thread waited for this CPU, and
+     the CPU the thread we woke slept on, consumed here (B4).  */
+  uint64_t none_here = t0;
+  const int woke = woke_cpu;
+  woke_cpu = -1;
+  *start = t0;
   for (;;)
     {
-      /* Look a few times between clock reads: a read costs more than a
-         look.  relaxed: the caller takes a lock before acting on what
-         changed, and that lock orders everything else.  */
-      for (int i = 0; i < 16; ++i)
+      /* relaxed: the caller takes a lock before acting on what changed,
+         and that lock orders everything else.  */
+      for (int i = 0; i < PT_SPIN_LOOKS; ++i)
         {
           if (atomic_load_explicit (counter, memory_order_relaxed) != seen)
-            return true;
-          if (yield)
-            sched_yield ();
-          else
-            cpu_relax ();
+            return PT_SPIN_CHANGED;
+          if (ns == 0)
+            return PT_SPIN_EXPIRED;
+          cpu_relax (); /* B1 */
         }
-      if (pt_now_ns () >= deadline)
-        return false;
+      uint64_t now = clock.now (clock.arg);
+      /* B2: the thread was off its CPU between the two reads (a clock
+         going backwards is taken as no time).  */
+      if (now > last && now - last > PT_SPIN_JUMP_NS)
+        return PT_SPIN_PREEMPTED;
+      if (now > t0 && now - t0 >= ns)
+        return PT_SPIN_EXPIRED;
+      if (now > last)
+        last = now;
+      if (!woken_here (hint, clock, woke))
+        none_here = last;
+      else if (last - none_here > PT_SPIN_GIVE_WAY_NS)
+        return PT_SPIN_GAVE_WAY; /* B4 */
     }
+}
+
+void
+pt_spin_learn (pt_spin_state *s, uint64_t max_ns, pt_spin_end how,
+               uint64_t waited_ns)
+{
+  if (s->budget_ns == 0 || max_ns == 0)
+    return; /* spinning is off */
+  const uint64_t least = max_ns < PT_SPIN_MIN_NS ? max_ns : PT_SPIN_MIN_NS;
+  /* B3: would a spin of max_ns have covered this wait?  A spin ended by
+     B2 or B4 says that the CPU is wanted elsewhere: no.  */
+  bool covered = how == PT_SPIN_CHANGED
+                 || (how == PT_SPIN_EXPIRED && waited_ns <= max_ns);
+  uint64_t b = s->budget_ns;
+  if (covered)
+    b = b > max_ns / 2 ? max_ns : 2 * b;
+  else
+    b = b / 2 < least ? least : b / 2;
+  s->budget_ns = b;
 }
 
 unsigned
@@ -65,10 +157,4 @@ pt_allowed_cpus (void)
 #endif
   long online = sysconf (_SC_NPROCESSORS_ONLN);
   return online > 0 ? (unsigned)online : 1;
-}
-
-bool
-pt_oversubscribed (unsigned threads)
-{
-  return threads + 1 > pt_allowed_cpus ();
 }

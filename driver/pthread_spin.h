@@ -5,10 +5,54 @@
    again: tens of microseconds, sometimes a millisecond.  For a stream of
    small kernel launches that is most of a launch's cost, so idle workers,
    and host threads waiting in clFinish or clWaitForEvents, first watch a
-   counter for POCL_PTHREAD_SPIN_US microseconds and only then sleep.
-   With more threads than allowed CPUs they yield the CPU between looks
-   instead of pausing, so a spinner never holds up a thread with work.
-   Independent of PoCL.
+   counter for a while and only then sleep.  Independent of PoCL.
+
+   THE SPIN RULES, stated once (tests/dispatch/test_spin.c checks each
+   with a scripted clock; the code cites them where it follows them):
+
+   B1 (never wait out a time slice)  A spinner pauses between looks and
+      never yields.  sched_yield to a thread of another program returns
+      only when that thread's slice ends (milliseconds), and while it
+      waits the spinner is not asleep, so the push or the completion it
+      waits for cannot wake it.  A spinner that is preempted is the
+      kernel's choice, and B2 ends its spin.
+   B2 (a jump ends the spin)  The clock is read every PT_SPIN_LOOKS
+      looks, about a microsecond apart.  Two reads more than
+      PT_SPIN_JUMP_NS apart mean the thread lost its CPU in between: the
+      machine is busy, and a thread that keeps spinning there is reached
+      only when it runs again, where a sleeper is woken by a futex, which
+      preempts (the kernel's wake-up preemption).  So the spin ends, and
+      the waiter sleeps.
+   B3 (spin while it pays)  Each waiter has a budget, at most max_ns
+      (POCL_PTHREAD_SPIN_US) and at least PT_SPIN_MIN_NS (or 0 with
+      spinning off), starting at max_ns.  After each wait
+      (pt_spin_learn): a wait a spin of max_ns would have covered (the
+      counter changed during the spin, or after it within max_ns of its
+      start) doubles the budget; a longer one, or a spin ended by B2 or
+      B4, halves it.  So waits that keep coming soon are spun for, and
+      waiters whose spins keep failing, or keep being preempted, spin
+      little, like the kernel's adaptive mutexes and libgomp's throttled
+      spin count, without a count to tune per machine.
+   B4 (give way to the thread you woke)  The driver counts the threads of
+      its own that a futex wake-up made runnable and that have not run
+      yet (pt_wake_hint: workers woken in the pool, application threads
+      woken by a completion), and a thread that wakes one notes the CPU
+      that one slept on (pt_spin_woke), where the kernel queues it when
+      no CPU is idle.  When the waker then spins on that same CPU, it
+      only delays the thread it woke: on a busy machine whose other CPUs
+      other programs hold, the driver's threads end up on one CPU, and a
+      launch ping-pongs between a waiting thread that spins and the
+      worker it woke, each waiting out the other's spin.  So a spin ends
+      when, for PT_SPIN_GIVE_WAY_NS, a woken thread is waiting and the
+      spinner runs on the CPU the thread it last woke slept on; the
+      spinner sleeps.  Only the waker gives way: others, a thread
+      waiting in clFinish while one worker wakes another, say, spin on,
+      where the kernel's wake-up preemption lets the woken one in, and a
+      thread woken onto an idle CPU starts there, just slowly (a VM's CPU
+      takes about 15 us to leave its halt), while the spin pays.  Giving
+      way counts as a failed spin for B3, so while the driver's threads
+      share a CPU their budgets shrink until they hand off by futex
+      alone.
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -19,18 +63,97 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Looks at the counter between two reads of the clock (B2): a look and a
+   pause take tens of nanoseconds, a clock read as much as a few looks.  */
+#define PT_SPIN_LOOKS 16
+/* A gap between two reads of the clock that says the thread lost its CPU
+   (B2): well above the microsecond the looks between them take, and
+   above a timer interrupt's work, well under a scheduler's slice
+   (hundreds of microseconds and more).  */
+#define PT_SPIN_JUMP_NS 20000u
+/* The least budget of a waiter that spins at all (B3): a couple of reads
+   of the clock, so that a budget halved down to it can grow again.  */
+#define PT_SPIN_MIN_NS 2000u
+/* How long a woken thread may wait on the spinner's CPU before the
+   spinner gives way (B4): a couple of reads of the clock, so that a
+   thread that was about to sleep anyway is not counted.  */
+#define PT_SPIN_GIVE_WAY_NS 2000u
+
 /* CLOCK_MONOTONIC, in nanoseconds.  */
 uint64_t pt_now_ns (void);
 
-/* Waits until *counter differs from seen, for at most ns nanoseconds.
-   Returns true if it changed.  yield: sched_yield between looks (for
-   oversubscribed machines) rather than a pause instruction.  */
-bool pt_spin_until_changed (_Atomic uint64_t *counter, uint64_t seen,
-                            uint64_t ns, bool yield);
+/* The clock a spin reads, and the CPU it runs on: pt_now_ns and
+   pt_current_cpu, or scripted ones in tests.  */
+typedef struct
+{
+  uint64_t (*now) (void *arg);
+  int (*cpu) (void *arg);
+  void *arg;
+} pt_clock;
 
-/* True when threads (the workers plus one host thread) outnumber the CPUs
-   this process may run on: then spinners yield.  */
-bool pt_oversubscribed (unsigned threads);
+/* The CPU the calling thread runs on, or -1 where that is unknown.  */
+int pt_current_cpu (void);
+
+/* pt_now_ns and pt_current_cpu as a pt_clock.  */
+pt_clock pt_real_clock (void);
+
+/* The driver's threads woken and not yet running (B4).  Changed by
+   wakers and the woken (pt_pool_woken_add), read by spinners, both
+   relaxed: a hint that only ever makes a spinner sleep.  */
+typedef struct
+{
+  _Atomic unsigned woken;
+} pt_wake_hint;
+
+/* B4: the calling thread has just woken a thread that slept on CPU cpu
+   (-1: unknown); its next spin gives way to that one while it waits for
+   the CPU.  */
+void pt_spin_woke (int cpu);
+
+/* One waiter's budget (B3).  Written by its own thread only.  */
+typedef struct
+{
+  uint64_t budget_ns;
+} pt_spin_state;
+
+/* How a spin ended.  */
+typedef enum
+{
+  PT_SPIN_CHANGED,   /* the counter changed */
+  PT_SPIN_EXPIRED,   /* the time allowed ran out */
+  PT_SPIN_PREEMPTED, /* the clock jumped: the thread lost its CPU (B2) */
+  PT_SPIN_GAVE_WAY,  /* a woken thread was waiting for this CPU (B4) */
+} pt_spin_end;
+
+/* A waiter's state before its first wait: the budget at max_ns (0: never
+   spins).  */
+void pt_spin_init (pt_spin_state *s, uint64_t max_ns);
+
+/* Watches *counter until it differs from seen, for at most ns
+   nanoseconds from *start (set to the clock's first reading), ending
+   early when the clock jumps (B2) or when, for PT_SPIN_GIVE_WAY_NS, *hint
+   (NULL: none) has shown a woken thread waiting and the caller has run on
+   the CPU the thread it last woke slept on (B4; pt_spin_woke, which this
+   spin consumes); pauses between looks, never yields (B1).  ns 0: looks
+   once.  */
+pt_spin_end pt_spin_watch (_Atomic uint64_t *counter, uint64_t seen,
+                           uint64_t ns, pt_clock clock, uint64_t *start,
+                           pt_wake_hint *hint);
+
+/* The budget for the waiter's next spin (B3).  */
+static inline uint64_t
+pt_spin_budget (const pt_spin_state *s)
+{
+  return s->budget_ns;
+}
+
+/* After a wait that began with a spin: how that spin ended, and how long
+   the whole wait took, spin and sleep (waited_ns; for a spin that ended
+   with PT_SPIN_CHANGED, the spin's own length).  Updates the budget
+   (B3), within [PT_SPIN_MIN_NS, max_ns]; a budget of 0 (spinning off)
+   stays 0.  */
+void pt_spin_learn (pt_spin_state *s, uint64_t max_ns, pt_spin_end how,
+                    uint64_t waited_ns);
 
 /* The number of CPUs this process may run on (its affinity mask where
    there is one, else the online CPUs); at least 1.  */

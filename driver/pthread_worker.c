@@ -344,7 +344,7 @@ pt_workers_start (pt_workers *s, cl_device_id dev, const pts_config *cfg)
   s->num_threads = dev->max_compute_units > 0 ? dev->max_compute_units : 1;
   cl_int err
       = pt_pool_init (&s->pool, s->num_threads, (uint64_t)cfg->spin_us * 1000u,
-                      pt_oversubscribed (s->num_threads), cfg->skip_claimed);
+                      cfg->skip_claimed);
   if (err != CL_SUCCESS)
     return err;
   /* A grace is spent spinning (P6 of pthread_pool.c): none where spinning

@@ -2,8 +2,9 @@
    (driver/pthread_pool.c): a worker's idle loop (pt_pool_wait; the loop
    of worker_main before the split into pthread_worker.c) with
    find_launch and take_command under the pool lock, the bounded spin on
-   the worker's own `kick` counter (pt_spin_until_changed) with `spinning`
-   set, and the sleep on
+   the worker's own `kick` counter (pt_spin_watch, which may end at any
+   time: its rules B1-B4 in pthread_spin.h only decide when) with
+   `spinning` set, and the sleep on
    the worker's own condition variable with `sleeping` set;
    pt_pool_push_command, pt_pool_push_launch, pt_pool_wake_helpers (the
    tree wake-up of a launch's helpers, from the launch's cursor),
@@ -34,7 +35,10 @@
    deeper tree); HAS_WORK 0: pt_pool_wake_helpers considers the first G
    workers instead of those whose block has work (wgd_thread_has_work),
    as it did before; SPURIOUS n: each worker may wake up spuriously n
-   times; HOST 1: an application thread helps (pthread_host.c), below.
+   times; HOST 1: an application thread helps (pthread_host.c), below;
+   PUSH_HELPERS: the helpers a push of the NDRange command takes besides
+   the worker for it (P7: 2 by default, as PT_PUSH_HELPERS; 0 as before
+   P7, and as for a command left to its enqueuer, P6).
 
    With HOST, an application thread waiting for the commands (clFinish)
    first runs what it may, as pt_host_help does, until a help finds
@@ -170,6 +174,12 @@
 #ifndef HOST
 #define HOST 0
 #endif
+#ifndef PUSH_HELPERS
+#define PUSH_HELPERS 2
+#endif
+#if W > 3
+#error "woken_signal knows 3 workers"
+#endif
 #if HOST && !L
 #error "HOST needs the NDRange command (L 1)"
 #endif
@@ -239,30 +249,55 @@ inline signal (w)
   waiting[w] = 0
 }
 
+/* Signals, after unlocking, the workers whose bits are set in mask (a
+   local byte), one step each, and clears it.  */
+inline woken_signal (mask)
+{
+  do
+  :: mask == 0 -> break
+  :: mask != 0 ->
+     if
+     :: mask & 1 -> signal (0); mask = mask & ~1
+     :: (mask & 2) -> signal (1); mask = mask & ~2
+     :: (mask & 4) -> signal (2); mask = mask & ~4
+     fi
+  od
+}
+
 /* pt_pool_push_command: append under the lock and take the first idle
    worker: a spinner is kicked and no longer spins (P2), a sleeper is
-   marked woken and signalled after unlocking (P3).  */
+   marked woken and signalled after unlocking (P3).  With PUSH_HELPERS
+   (P7), the NDRange command of G >= 2 work-groups takes up to
+   min (G, W) - 1 more, at most PUSH_HELPERS (here, for nothing in
+   particular: no worker records what it was taken for, P5 not being
+   modelled).  The sleepers taken are signalled after unlocking, one
+   step each (wmask: bit w for worker w).  */
 inline push_command (id, woken)
 {
   d_step {
     lock == 0 ->
     q[pushed] = id;
     pushed++;
+    z = 1;
+    if
+    :: (id == NDR && L && G >= 2) ->
+       z = (G < W -> G : W);
+       z = (z < 1 + PUSH_HELPERS -> z : 1 + PUSH_HELPERS)
+    :: else -> skip
+    fi;
     x = 0;
     do
-    :: x < W ->
+    :: (x < W && z > 0) ->
        if
-       :: spinning[x] -> spinning[x] = 0; kicked[x] = 1; break
-       :: sleeping[x] -> sleeping[x] = 0; woken = x; break
-       :: else -> x++
-       fi
+       :: spinning[x] -> spinning[x] = 0; kicked[x] = 1; z--
+       :: sleeping[x] -> sleeping[x] = 0; woken = woken | (1 << x); z--
+       :: else -> skip
+       fi;
+       x++
     :: else -> break
     od
   };
-  if
-  :: woken != NONE -> signal (woken); woken = NONE
-  :: else -> skip
-  fi
+  woken_signal (woken)
 }
 
 /* launch_release: the last reference frees the launch.  */
@@ -450,7 +485,7 @@ inline search ()
 
 proctype worker (byte me)
 {
-  byte c, done, i, n, k, woken = NONE;
+  byte c, done, i, n, k, woken = 0;
   byte mask, spurious;
   bit spun, got, last, worked;
 
@@ -568,7 +603,7 @@ leave:
    host's wait for completion is init's).  */
 proctype app ()
 {
-  byte c, done, i, n, k, woken = NONE;
+  byte c, done, i, n, k, woken = 0;
   byte mask;
   bit got, last;
   bit alone_last;  /* S1: it claimed the last work-group alone */
@@ -696,7 +731,7 @@ leave:
 
 init
 {
-  byte c, woken = NONE;
+  byte c, woken = 0;
   atomic {
     c = 0;
     do

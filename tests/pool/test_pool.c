@@ -76,6 +76,18 @@
                     spinner, which answers a kick at once, went on
                     spinning.  Now a push takes a spinner first.
 
+   And one of the helpers a push takes (P7 of pthread_pool.c):
+
+   push_helpers     A push took one worker, which prepared the launch and
+                    only then woke helpers, so on a busy machine a launch
+                    waited for two wake-ups in a row.  Now a push of a
+                    launch no application thread takes also takes up to
+                    PT_PUSH_HELPERS more idle workers: 4 sleeping workers;
+                    64 work-groups take 3 (the first for the command, the
+                    others for nothing in particular), 2 take 2, 1 takes
+                    1; a sub-device of 2 threads, 2; a marker, 1; a launch
+                    left to its enqueuer (a grace, P6), 1.
+
    And one of the application threads' hint (H1 of pthread_pool.c):
 
    host_work        host_work counts exactly the queued NDRange commands
@@ -111,7 +123,7 @@
 #include "pthread_spin.h"
 
 /* What worker `index` watches while it spins: its own kick counter, read
-   by pt_pool_wait before pt_spin_until_changed (P2 of pthread_pool.c).  */
+   by pt_pool_wait before pt_spin_watch (P2 of pthread_pool.c).  */
 #define WATCHED(p, index)                                                     \
   atomic_load_explicit (&(p)->idle[index].kick, memory_order_relaxed)
 
@@ -142,7 +154,7 @@ pool_init (pt_pool *p, unsigned threads)
 {
   /* No spinning: a pt_pool_wait that finds nothing sleeps (and the alarm
      fails the test) instead of spinning for real.  */
-  if (pt_pool_init (p, threads, 0, false, true) != CL_SUCCESS)
+  if (pt_pool_init (p, threads, 0, true) != CL_SUCCESS)
     {
       fprintf (stderr, "pt_pool_init failed\n");
       exit (2);
@@ -792,6 +804,44 @@ graces (pt_pool *p)
   return atomic_load_explicit (&p->graces, memory_order_relaxed);
 }
 
+/* A scripted clock for graces (P6) and spins: from `base`, one nanosecond
+   per reading, and `jump` more once `jump_after` readings are done (0:
+   never).  A reading is the worker thread's only: it is atomic so that
+   the test thread may set it up between runs.  */
+typedef struct
+{
+  uint64_t base;
+  _Atomic uint64_t readings;
+  uint64_t jump_after, jump;
+} scripted_clock;
+
+static uint64_t
+scripted_now (void *arg)
+{
+  scripted_clock *c = arg;
+  uint64_t n = atomic_fetch_add (&c->readings, 1) + 1;
+  return c->base + n + (c->jump_after != 0 && n > c->jump_after ? c->jump : 0);
+}
+
+/* Not a CPU any woken worker slept on: B4 never gives way here.  */
+static int
+scripted_cpu (void *arg)
+{
+  (void)arg;
+  return -2;
+}
+
+static void
+scripted_clock_use (pt_pool *p, scripted_clock *c, uint64_t jump_after,
+                    uint64_t jump)
+{
+  c->base = pt_now_ns ();
+  atomic_store (&c->readings, 0);
+  c->jump_after = jump_after;
+  c->jump = jump;
+  p->clock = (pt_clock){ scripted_now, scripted_cpu, c };
+}
+
 /* P6 with a grace of an hour: only a push by the enqueuing application
    thread of a command counted in host_work gives the worker it takes a
    grace; the worker does not take the command during it (the
@@ -804,6 +854,11 @@ test_host_grace (void)
   pt_pool p;
   pool_init (&p, 2);
   pt_pool_count_host_work (&p, 64, hour);
+  /* A clock that never jumps: a grace spent off the CPU, on a machine
+     busy with other tests, ends early by B2 (test_grace_jump), which is
+     not what this test is about.  */
+  scripted_clock steady;
+  scripted_clock_use (&p, &steady, 0, 0);
   _cl_command_node small, big, later;
   command_init (&small, 1);
   command_init (&big, 65);
@@ -829,7 +884,7 @@ test_host_grace (void)
   /* By the enqueuer: a grace of an hour; the application thread takes
      the command first, and pt_pool_end_graces sends the worker on.  */
   set_idle (&p, 0, false, true);
-  uint64_t before = pt_now_ns ();
+  uint64_t before = p.clock.now (p.clock.arg);
   pt_pool_push_command (&p, &small, true);
   CHECK (grace_of (&p, 0) >= before + hour && graces (&p) == 1
              && !is_idle (&p, 0),
@@ -921,6 +976,99 @@ test_grace_reused (void)
   pool_destroy (&p);
 }
 
+/* P7: how many idle workers a push takes.  */
+static unsigned
+push_takes (uint32_t groups, struct _cl_device_id *dev, bool by_waiter,
+            uint64_t grace_ns, bool *first_for_cmd)
+{
+  pt_pool p;
+  pool_init (&p, 4);
+  pt_pool_count_host_work (&p, 64, grace_ns);
+  for (unsigned i = 0; i < 4; ++i)
+    set_idle (&p, i, false, true);
+  _cl_command_node cmd;
+  command_init (&cmd, groups);
+  cmd.device = dev;
+  pt_pool_push_command (&p, &cmd, by_waiter);
+  unsigned taken = 0, for_cmd = 0;
+  for (unsigned i = 0; i < 4; ++i)
+    if (!is_idle (&p, i))
+      {
+        taken++;
+        for_cmd += p.idle[i].woken_for == &cmd;
+      }
+  *first_for_cmd = for_cmd == 1;
+  /* Leave nobody marked woken for a queued command: take it back.  */
+  pt_pool_take_command_if (&p, take_any, NULL);
+  pool_destroy (&p);
+  return taken;
+}
+
+static void
+test_push_helpers (void)
+{
+  static const struct
+  {
+    uint32_t groups;
+    struct _cl_device_id *dev;
+    bool by_waiter;
+    uint64_t grace_ns;
+    unsigned want;
+    const char *what;
+  } cases[] = {
+    { 64, &root, false, 0, 1 + PT_PUSH_HELPERS, "64 work-groups" },
+    { 2, &root, false, 0, 2, "2 work-groups" },
+    { 1, &root, false, 0, 1, "1 work-group" },
+    { 64, &sub01, false, 0, 2, "64 work-groups of a 2-thread sub-device" },
+    { 0, &root, false, 0, 1, "a marker" },
+    { 64, &root, true, 1000000, 1, "64 work-groups left to their enqueuer" },
+    { 65, &root, true, 1000000, 1 + PT_PUSH_HELPERS,
+      "65 work-groups (too many for the enqueuer)" },
+  };
+  for (size_t c = 0; c < sizeof (cases) / sizeof (cases[0]); ++c)
+    {
+      bool first_for_cmd = false;
+      unsigned taken
+          = push_takes (cases[c].groups, cases[c].dev, cases[c].by_waiter,
+                        cases[c].grace_ns, &first_for_cmd);
+      CHECK (taken == cases[c].want && first_for_cmd,
+             "a push of %s took %u workers, want %u, %s for the command",
+             cases[c].what, taken, cases[c].want,
+             first_for_cmd ? "one" : "not exactly one");
+    }
+  printf ("push_helpers: a push takes its launch's first helpers (P7)\n");
+}
+
+/* B2 of pthread_spin.h during a grace (P6): a worker whose clock jumps
+   in the middle of its grace of an hour, as when it lost its CPU, ends
+   the grace and takes its command, without anybody ending graces.  */
+static void
+test_grace_jump (void)
+{
+  const uint64_t hour = 3600ull * 1000000000u;
+  pt_pool p;
+  pool_init (&p, 1);
+  pt_pool_count_host_work (&p, 64, hour);
+  scripted_clock jumpy;
+  /* The jump comes after a few readings of the grace's spin: the push's
+     reading, the grace's start and first reads pass first.  */
+  scripted_clock_use (&p, &jumpy, 5, 1000u * 1000u);
+  _cl_command_node small;
+  command_init (&small, 1);
+  set_idle (&p, 0, false, true);
+  pt_pool_push_command (&p, &small, true);
+  CHECK (graces (&p) == 1, "a push by its enqueuer gave no grace");
+  waiter a;
+  waiter_start (&a, &p, 0);
+  waiter_join (&a);
+  CHECK (a.running && a.work.command == &small && graces (&p) == 0,
+         "a worker whose clock jumped during its grace got %p, not its "
+         "command (%u graces left)",
+         (void *)a.work.command, graces (&p));
+  printf ("grace_jump: a grace whose clock jumps ends at once\n");
+  pool_destroy (&p);
+}
+
 static void
 on_alarm (int sig)
 {
@@ -947,6 +1095,8 @@ static const struct
   { "host_work", test_host_work },
   { "host_grace", test_host_grace },
   { "grace_reused", test_grace_reused },
+  { "grace_jump", test_grace_jump },
+  { "push_helpers", test_push_helpers },
 };
 
 int

@@ -1,0 +1,342 @@
+/* test_spin.c - the spin rules B1-B3 of driver/pthread_spin.h, with a
+   scripted clock, from one thread, so that nothing depends on how the
+   machine schedules this test:
+     - B1: no spin calls sched_yield (this file defines sched_yield, which
+       the driver's calls would reach, and counts them);
+     - B2: a gap between two readings of the clock above PT_SPIN_JUMP_NS
+       ends the spin as preempted, wherever it comes; gaps at the limit do
+       not; a clock going backwards is no jump and no expiry;
+     - the spin ends when the counter changes (at the first look after
+       the change) or when its time is up, not before, and the clock is
+       read often enough to stop it within a reading of that;
+     - B3: a spin that caught the change, or a wait that a spin of max_ns
+       would have caught, doubles the budget up to max_ns; a longer wait
+       or a preempted spin halves it down to PT_SPIN_MIN_NS; spinning off
+       (max 0) stays off;
+     - B4: when the spinner woke a thread that slept on the spinner's CPU,
+       a woken thread waiting for more than PT_SPIN_GIVE_WAY_NS ends the
+       spin (gave way); one that runs sooner does not, nor one the
+       spinner did not wake (the note is consumed by one spin), nor one
+       that slept on another CPU or an unknown one; giving way halves the
+       budget (B3).
+   Why: the driver's waiters used to yield to other programs between
+   looks, so every launch on a busy machine waited out a time slice
+   (issue 31: 4-5 ms per launch beside two busy loops).
+
+   Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
+
+#define _GNU_SOURCE
+
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+
+#include "../check.h"
+#include "pthread_spin.h"
+
+/* B1: every sched_yield of the process comes here.  */
+static unsigned yields;
+
+int
+sched_yield (void)
+{
+  ++yields;
+  return 0;
+}
+
+/* A scripted clock: reading n (from 1) is base + n * step, plus `jump`
+   from reading jump_at on (0: never); `back` makes reading back_at go
+   back by that much.  At reading change_at (0: never) it bumps the
+   counter, as another thread's push would.  */
+typedef struct
+{
+  uint64_t base, step;
+  unsigned readings;
+  unsigned jump_at;
+  uint64_t jump;
+  unsigned back_at;
+  uint64_t back;
+  unsigned change_at;
+  _Atomic uint64_t *counter;
+  /* The woken count (B4): 1 from reading woken_at to woken_until - 1
+     (0: never); the spinner runs on CPU 3, and the thread it woke before
+     its spin slept on CPU woke_cpu (-1: it woke none, or that CPU is
+     unknown).  */
+  unsigned woken_at, woken_until;
+  int woke_cpu;
+  pt_wake_hint hint;
+} script;
+
+#define SPINNER_CPU 3
+
+static int
+script_cpu (void *arg)
+{
+  (void)arg;
+  return SPINNER_CPU;
+}
+
+static uint64_t
+script_now (void *arg)
+{
+  script *s = arg;
+  unsigned n = ++s->readings;
+  uint64_t t = s->base + (uint64_t)n * s->step;
+  if (s->jump_at != 0 && n >= s->jump_at)
+    t += s->jump;
+  if (s->back_at != 0 && n == s->back_at)
+    t -= s->back;
+  if (s->change_at != 0 && n == s->change_at)
+    atomic_fetch_add (s->counter, 1);
+  if (s->woken_at != 0 && n == s->woken_at)
+    atomic_store (&s->hint.woken, 1);
+  if (s->woken_until != 0 && n == s->woken_until)
+    atomic_store (&s->hint.woken, 0);
+  return t;
+}
+
+static pt_spin_end
+watch (script *s, uint64_t ns, uint64_t *start)
+{
+  static _Atomic uint64_t counter;
+  atomic_store (&counter, 7);
+  s->counter = &counter;
+  pt_spin_woke (s->woke_cpu);
+  return pt_spin_watch (&counter, 7, ns,
+                        (pt_clock){ script_now, script_cpu, s }, start,
+                        &s->hint);
+}
+
+static const char *
+name_of (pt_spin_end e)
+{
+  return e == PT_SPIN_CHANGED     ? "changed"
+         : e == PT_SPIN_EXPIRED   ? "expired"
+         : e == PT_SPIN_PREEMPTED ? "preempted"
+                                  : "gave way";
+}
+
+/* B2, and when a spin ends.  */
+static void
+spins (void)
+{
+  uint64_t start;
+  /* A steady clock, a microsecond a reading: it expires once 50 us are
+     up, at the first reading at or past it (reading 1 is the start).  */
+  script s = { .base = 1000000, .step = 1000 };
+  pt_spin_end e = watch (&s, 50000, &start);
+  CHECK (e == PT_SPIN_EXPIRED && s.readings == 51 && start == s.base + s.step,
+         "steady clock: %s after %u readings, start %llu (want expired "
+         "after 51)",
+         name_of (e), s.readings, (unsigned long long)start);
+
+  /* A jump in the middle: preempted at that reading.  */
+  s = (script){
+    .base = 1000000, .step = 1000, .jump_at = 10, .jump = PT_SPIN_JUMP_NS + 1
+  };
+  e = watch (&s, 50000, &start);
+  CHECK (e == PT_SPIN_PREEMPTED && s.readings == 10,
+         "jump at reading 10: %s after %u readings (want preempted after "
+         "10)",
+         name_of (e), s.readings);
+
+  /* A jump at the very first look after the start.  */
+  s = (script){
+    .base = 1000000, .step = 1000, .jump_at = 2, .jump = 5 * PT_SPIN_JUMP_NS
+  };
+  e = watch (&s, 1000000, &start);
+  CHECK (e == PT_SPIN_PREEMPTED && s.readings == 2,
+         "jump at reading 2: %s after %u readings", name_of (e), s.readings);
+
+  /* Gaps of exactly PT_SPIN_JUMP_NS are no jump: it expires.  */
+  s = (script){ .base = 1000000, .step = PT_SPIN_JUMP_NS };
+  e = watch (&s, 10 * PT_SPIN_JUMP_NS, &start);
+  CHECK (e == PT_SPIN_EXPIRED && s.readings == 11,
+         "gaps at the limit: %s after %u readings (want expired after 11)",
+         name_of (e), s.readings);
+
+  /* A clock that goes back: neither a jump nor an early expiry.  */
+  s = (script){ .base = 1000000, .step = 1000, .back_at = 5, .back = 900000 };
+  e = watch (&s, 20000, &start);
+  CHECK (e == PT_SPIN_EXPIRED && s.readings == 21,
+         "clock going back at reading 5: %s after %u readings (want "
+         "expired after 21)",
+         name_of (e), s.readings);
+
+  /* The counter changes at reading 8: seen at the next look.  */
+  s = (script){ .base = 1000000, .step = 1000, .change_at = 8 };
+  e = watch (&s, 50000, &start);
+  CHECK (e == PT_SPIN_CHANGED && s.readings == 8,
+         "change at reading 8: %s after %u readings", name_of (e), s.readings);
+
+  /* Budget 0 (spinning off): one look, no second reading.  */
+  s = (script){ .base = 1000000, .step = 1000 };
+  e = watch (&s, 0, &start);
+  CHECK (e == PT_SPIN_EXPIRED && s.readings == 1,
+         "budget 0: %s after %u readings", name_of (e), s.readings);
+  s = (script){ .base = 1000000, .step = 1000, .change_at = 1 };
+  e = watch (&s, 0, &start);
+  CHECK (e == PT_SPIN_CHANGED, "budget 0, changed before: %s", name_of (e));
+
+  /* A change that comes with a jump: the jump is seen first and ends
+     the spin; the caller looks again under its lock before it sleeps
+     (P1 of pthread_pool.c; the queue's or event's lock in
+     pthread_device.c), so the change is not lost.  */
+  s = (script){ .base = 1000000,
+                .step = 1000,
+                .jump_at = 6,
+                .jump = 5 * PT_SPIN_JUMP_NS,
+                .change_at = 6 };
+  e = watch (&s, 50000, &start);
+  CHECK (e == PT_SPIN_PREEMPTED && s.readings == 6,
+         "change and jump at once: %s after %u readings", name_of (e),
+         s.readings);
+  printf ("spins: expiry, jumps (B2), a clock going back and changes as "
+          "scripted\n");
+}
+
+/* B4.  A microsecond a reading: the count of woken threads goes up at
+   reading 10 (the previous reading, 9, saw none), and the thread the
+   spinner woke slept on the spinner's CPU, so the spin gives way at the
+   first reading more than PT_SPIN_GIVE_WAY_NS after reading 9.  */
+static void
+give_way (void)
+{
+  uint64_t start;
+  const unsigned step = 1000, after = PT_SPIN_GIVE_WAY_NS / step;
+  script s = {
+    .base = 1000000, .step = step, .woken_at = 10, .woke_cpu = SPINNER_CPU
+  };
+  pt_spin_end e = watch (&s, 200000, &start);
+  CHECK (e == PT_SPIN_GAVE_WAY && s.readings == 9 + after + 1,
+         "woken here from reading 10 on: %s after %u readings (want gave "
+         "way after %u)",
+         name_of (e), s.readings, 9 + after + 1);
+  /* Waiting for no longer than that: the spin goes on to its end.  */
+  s = (script){ .base = 1000000,
+                .step = step,
+                .woken_at = 10,
+                .woken_until = 10 + after,
+                .woke_cpu = SPINNER_CPU };
+  e = watch (&s, 100000, &start);
+  CHECK (e == PT_SPIN_EXPIRED && s.readings == 101,
+         "woken here for %u readings: %s after %u readings (want expired "
+         "after 101)",
+         after, name_of (e), s.readings);
+  /* The next spin of the same thread has woken nobody since: it does not
+     give way (the note is consumed by a spin).  */
+  static _Atomic uint64_t unchanged;
+  s = (script){ .base = 1000000, .step = step, .woken_at = 10 };
+  e = pt_spin_watch (&unchanged, 0, 100000,
+                     (pt_clock){ script_now, script_cpu, &s }, &start,
+                     &s.hint);
+  CHECK (e == PT_SPIN_EXPIRED,
+         "a spin after one that gave way, having "
+         "woken nobody: %s",
+         name_of (e));
+  /* The thread it woke slept on another CPU, or on one unknown, however
+     long it waits: it starts on an idle CPU (an idle machine), or the
+     kernel's wake-up preemption lets it in, and the spin goes on.  */
+  s = (script){
+    .base = 1000000, .step = step, .woken_at = 10, .woke_cpu = SPINNER_CPU + 1
+  };
+  e = watch (&s, 100000, &start);
+  CHECK (e == PT_SPIN_EXPIRED, "woken on another CPU: %s", name_of (e));
+  s = (script){
+    .base = 1000000, .step = step, .woken_at = 10, .woke_cpu = -1
+  };
+  e = watch (&s, 100000, &start);
+  CHECK (e == PT_SPIN_EXPIRED, "woken on an unknown CPU: %s", name_of (e));
+  /* No hint to watch: never.  */
+  static _Atomic uint64_t counter;
+  s = (script){ .base = 1000000, .step = step };
+  e = pt_spin_watch (&counter, 0, 50000,
+                     (pt_clock){ script_now, script_cpu, &s }, &start, NULL);
+  CHECK (e == PT_SPIN_EXPIRED, "no hint: %s", name_of (e));
+  /* Giving way is a failed spin (B3), however soon the wait ended.  */
+  pt_spin_state st;
+  pt_spin_init (&st, 50000);
+  pt_spin_learn (&st, 50000, PT_SPIN_GAVE_WAY, 10);
+  CHECK (pt_spin_budget (&st) == 25000,
+         "after giving way: budget %llu, want 25000",
+         (unsigned long long)pt_spin_budget (&st));
+  printf ("give way: after %u us of the woken thread waiting for this "
+          "CPU, not sooner, not for another CPU, not twice (B4)\n",
+          PT_SPIN_GIVE_WAY_NS / 1000);
+}
+
+/* B3.  */
+static void
+budgets (void)
+{
+  const uint64_t max = 50000;
+  pt_spin_state st;
+  pt_spin_init (&st, max);
+  CHECK (pt_spin_budget (&st) == max, "initial budget %llu",
+         (unsigned long long)pt_spin_budget (&st));
+  /* Failures halve down to the least.  */
+  pt_spin_learn (&st, max, PT_SPIN_EXPIRED, 10 * max);
+  CHECK (pt_spin_budget (&st) == max / 2, "after a long wait: %llu",
+         (unsigned long long)pt_spin_budget (&st));
+  pt_spin_learn (&st, max, PT_SPIN_PREEMPTED, 100);
+  CHECK (pt_spin_budget (&st) == max / 4, "after a preempted spin: %llu",
+         (unsigned long long)pt_spin_budget (&st));
+  for (int i = 0; i < 40; ++i)
+    pt_spin_learn (&st, max, PT_SPIN_PREEMPTED, 100);
+  CHECK (pt_spin_budget (&st) == PT_SPIN_MIN_NS,
+         "after many preempted spins: %llu, want %u",
+         (unsigned long long)pt_spin_budget (&st), PT_SPIN_MIN_NS);
+  /* Successes double it back, up to max: a wait that came just after a
+     short spin, within max, counts as one.  */
+  pt_spin_learn (&st, max, PT_SPIN_EXPIRED, max);
+  CHECK (pt_spin_budget (&st) == 2 * PT_SPIN_MIN_NS,
+         "after a wait a full spin would have caught: %llu",
+         (unsigned long long)pt_spin_budget (&st));
+  pt_spin_learn (&st, max, PT_SPIN_CHANGED, 0);
+  CHECK (pt_spin_budget (&st) == 4 * PT_SPIN_MIN_NS,
+         "after a caught change: %llu",
+         (unsigned long long)pt_spin_budget (&st));
+  for (int i = 0; i < 40; ++i)
+    pt_spin_learn (&st, max, PT_SPIN_CHANGED, 0);
+  CHECK (pt_spin_budget (&st) == max, "after many caught changes: %llu",
+         (unsigned long long)pt_spin_budget (&st));
+  /* Spinning off stays off.  */
+  pt_spin_init (&st, 0);
+  pt_spin_learn (&st, 0, PT_SPIN_CHANGED, 0);
+  CHECK (pt_spin_budget (&st) == 0, "spinning off: budget %llu",
+         (unsigned long long)pt_spin_budget (&st));
+  /* A max below the least: the budget stays within [max, max].  */
+  pt_spin_init (&st, 1000);
+  pt_spin_learn (&st, 1000, PT_SPIN_PREEMPTED, 0);
+  CHECK (pt_spin_budget (&st) == 1000, "max 1000 after a failure: %llu",
+         (unsigned long long)pt_spin_budget (&st));
+  printf ("budgets: doubled by waits a spin covers, halved by the others "
+          "(B3)\n");
+}
+
+/* The real clock, once: a spin that nobody ends stops on time (or
+   earlier, preempted), never on a change.  */
+static void
+real_clock (void)
+{
+  static _Atomic uint64_t counter;
+  uint64_t start;
+  pt_spin_end e
+      = pt_spin_watch (&counter, 0, 200000, pt_real_clock (), &start, NULL);
+  uint64_t took = pt_now_ns () - start;
+  CHECK (e == PT_SPIN_PREEMPTED || (e == PT_SPIN_EXPIRED && took >= 200000),
+         "real clock: %s after %llu ns", name_of (e),
+         (unsigned long long)took);
+}
+
+int
+main (void)
+{
+  spins ();
+  give_way ();
+  budgets ();
+  real_clock ();
+  CHECK (yields == 0, "B1: %u calls of sched_yield", yields);
+  printf ("no spin yielded (B1)\n");
+  return check_finish ("spin");
+}
