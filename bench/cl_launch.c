@@ -3,22 +3,31 @@
    A trivial kernel (each work-item stores one value) with G work-groups of
    L work-items is launched N times in a row, each launch waited for with
    clFinish (or, with --no-sync, only the last); that is one batch.  The
-   time per launch of each of B batches is measured and the median and the
-   minimum over the batches are printed, in microseconds.  With --work W,
-   each work-item first runs W rounds of a dependent multiply-add, so that
-   a work-group costs more (rule S1 of driver/pthread_share.h is measured
-   with it).
+   time per launch of each of B batches is measured and the median, the
+   quartiles and the minimum over the batches are printed, in
+   microseconds.  With --work W, each work-item first runs W rounds of a
+   dependent multiply-add, so that a work-group costs more (rule S1 of
+   driver/pthread_share.h is measured with it).  --waiter says which thread
+   enqueues and waits: the main thread, a coroutine of makecontext on a
+   64 KiB stack of its own (as Julia's tasks and C++ coroutines run), or a
+   thread created with a 256 KiB stack (musl's default is 128 KiB).
+   --raw also prints every batch's time per launch, in the order run;
+   --ready prints "ready" once warmed up, for a caller that runs it as a
+   load beside another measurement.
 
    Usage: cl_launch [--groups G] [--local L] [--launches N] [--batches B]
-                    [--no-sync] [--work W]
-   Defaults: G 64, L 64, N 100, B 30, W 0.
+                    [--no-sync] [--work W] [--waiter main|coroutine|thread]
+                    [--raw] [--ready]
+   Defaults: G 64, L 64, N 100, B 30, W 0, main.
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE
 
+#include <pthread.h>
 #include <stdint.h>
 #include <time.h>
+#include <ucontext.h>
 
 #include "../tests/opencl/cltest.h"
 
@@ -50,12 +59,84 @@ by_value (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+/* What the waiting thread measures.  */
+typedef struct
+{
+  cltest_env *e;
+  cl_kernel k;
+  size_t global, local;
+  int launches, batches, sync_each;
+  int ready;          /* print "ready" once warmed up */
+  double *per_launch; /* batches of them */
+} job;
+
+static void
+run_job (job *j)
+{
+  /* Warm up: compile and touch everything once.  */
+  for (int i = 0; i < 3; ++i)
+    CL_OK (clEnqueueNDRangeKernel (j->e->q, j->k, 1, NULL, &j->global,
+                                   &j->local, 0, NULL, NULL));
+  CL_OK (clFinish (j->e->q));
+  if (j->ready)
+    {
+      printf ("ready\n");
+      fflush (stdout);
+    }
+  for (int b = 0; b < j->batches; ++b)
+    {
+      double t0 = now_us ();
+      for (int i = 0; i < j->launches; ++i)
+        {
+          CL_OK (clEnqueueNDRangeKernel (j->e->q, j->k, 1, NULL, &j->global,
+                                         &j->local, 0, NULL, NULL));
+          if (j->sync_each)
+            CL_OK (clFinish (j->e->q));
+        }
+      CL_OK (clFinish (j->e->q));
+      j->per_launch[b] = (now_us () - t0) / j->launches;
+    }
+}
+
+static void *
+run_job_thread (void *arg)
+{
+  run_job (arg);
+  return NULL;
+}
+
+/* The coroutine: makecontext passes ints, so the job comes through a
+   static.  */
+static job *coroutine_job;
+static ucontext_t main_context, coroutine_context;
+
+static void
+run_job_coroutine (void)
+{
+  run_job (coroutine_job);
+}
+
+#define COROUTINE_STACK (64u << 10)
+#define THREAD_STACK (256u << 10)
+
+/* The value at fraction q of the sorted v[0..n).  */
+static double
+quantile (const double *v, int n, double q)
+{
+  double at = q * (n - 1);
+  int lo = (int)at;
+  int hi = lo + 1 < n ? lo + 1 : lo;
+  return v[lo] + (at - lo) * (v[hi] - v[lo]);
+}
+
 int
 main (int argc, char **argv)
 {
   size_t groups = 64, local = 64;
   int launches = 100, batches = 30, sync_each = 1;
   cl_uint work = 0;
+  const char *waiter = "main";
+  int raw = 0, ready = 0;
   for (int i = 1; i < argc; ++i)
     {
       if (!strcmp (argv[i], "--groups") && i + 1 < argc)
@@ -70,11 +151,18 @@ main (int argc, char **argv)
         sync_each = 0;
       else if (!strcmp (argv[i], "--work") && i + 1 < argc)
         work = (cl_uint)strtoul (argv[++i], NULL, 10);
+      else if (!strcmp (argv[i], "--waiter") && i + 1 < argc)
+        waiter = argv[++i];
+      else if (!strcmp (argv[i], "--raw"))
+        raw = 1;
+      else if (!strcmp (argv[i], "--ready"))
+        ready = 1;
       else
         {
           fprintf (stderr,
                    "usage: %s [--groups G] [--local L] [--launches N] "
-                   "[--batches B] [--no-sync] [--work W]\n",
+                   "[--batches B] [--no-sync] [--work W] "
+                   "[--waiter main|coroutine|thread] [--raw] [--ready]\n",
                    argv[0]);
           return 2;
         }
@@ -82,6 +170,14 @@ main (int argc, char **argv)
   if (groups == 0 || local == 0 || launches <= 0 || batches <= 0)
     {
       fprintf (stderr, "groups, local, launches and batches must be > 0\n");
+      return 2;
+    }
+  if (strcmp (waiter, "main") && strcmp (waiter, "coroutine")
+      && strcmp (waiter, "thread"))
+    {
+      fprintf (stderr,
+               "--waiter: '%s' is none of main, coroutine and thread\n",
+               waiter);
       return 2;
     }
 
@@ -95,35 +191,55 @@ main (int argc, char **argv)
   if (work > 0)
     CL_OK (clSetKernelArg (k, 1, sizeof (work), &work));
 
-  /* Warm up: compile and touch everything once.  */
-  for (int i = 0; i < 3; ++i)
-    CL_OK (clEnqueueNDRangeKernel (e.q, k, 1, NULL, &global, &local, 0, NULL,
-                                   NULL));
-  CL_OK (clFinish (e.q));
-
-  double *per_launch = malloc (batches * sizeof (double));
-  for (int b = 0; b < batches; ++b)
+  job j = { &e,        k,        global,
+            local,     launches, batches,
+            sync_each, ready,    malloc (batches * sizeof (double)) };
+  if (!strcmp (waiter, "thread"))
     {
-      double t0 = now_us ();
-      for (int i = 0; i < launches; ++i)
+      pthread_attr_t a;
+      pthread_t t;
+      pthread_attr_init (&a);
+      pthread_attr_setstacksize (&a, THREAD_STACK);
+      if (pthread_create (&t, &a, run_job_thread, &j) != 0)
         {
-          CL_OK (clEnqueueNDRangeKernel (e.q, k, 1, NULL, &global, &local, 0,
-                                         NULL, NULL));
-          if (sync_each)
-            CL_OK (clFinish (e.q));
+          fprintf (stderr, "cannot create a thread of %u KiB of stack\n",
+                   THREAD_STACK >> 10);
+          return 1;
         }
-      CL_OK (clFinish (e.q));
-      per_launch[b] = (now_us () - t0) / launches;
+      pthread_join (t, NULL);
+      pthread_attr_destroy (&a);
     }
-  qsort (per_launch, batches, sizeof (double), by_value);
+  else if (!strcmp (waiter, "coroutine"))
+    {
+      void *stack = malloc (COROUTINE_STACK);
+      getcontext (&coroutine_context);
+      coroutine_context.uc_stack.ss_sp = stack;
+      coroutine_context.uc_stack.ss_size = COROUTINE_STACK;
+      coroutine_context.uc_link = &main_context;
+      coroutine_job = &j;
+      makecontext (&coroutine_context, run_job_coroutine, 0);
+      swapcontext (&main_context, &coroutine_context);
+      free (stack);
+    }
+  else
+    run_job (&j);
+
+  double *v = j.per_launch;
+  if (raw)
+    {
+      /* Every batch, in the order run, for a caller that pools rounds.  */
+      printf ("batches_us=");
+      for (int b = 0; b < batches; ++b)
+        printf ("%s%.2f", b ? "," : "", v[b]);
+      printf ("\n");
+    }
+  qsort (v, batches, sizeof (double), by_value);
   printf ("groups=%zu local=%zu launches=%d batches=%d sync=%s work=%u "
-          "median_us=%.2f min_us=%.2f\n",
+          "waiter=%s median_us=%.2f q1_us=%.2f q3_us=%.2f min_us=%.2f\n",
           groups, local, launches, batches, sync_each ? "each" : "end", work,
-          batches % 2
-              ? per_launch[batches / 2]
-              : (per_launch[batches / 2 - 1] + per_launch[batches / 2]) / 2,
-          per_launch[0]);
-  free (per_launch);
+          waiter, quantile (v, batches, 0.5), quantile (v, batches, 0.25),
+          quantile (v, batches, 0.75), v[0]);
+  free (v);
   CL_OK (clReleaseMemObject (out));
   CL_OK (clReleaseKernel (k));
   cltest_close (&e);

@@ -10,7 +10,8 @@ measured: the machine, the checkout's git revision, the C compiler and
 the LLVM of the build, and this script's command line.
 
 Usage: run_bench.py --build BUILD_DIR [--out DIR] [--smoke]
-                    [--threads T,T,...] [--rounds R]
+                    [--threads T,T,...] [--rounds R] [--only SECTION,...]
+                    [--ours PREFIX]
 """
 
 import argparse
@@ -127,6 +128,8 @@ class Bench:
         self.others = self.other_versions()
         self.out = os.path.abspath(args.out or os.path.join(self.build, "bench-report"))
         self.smoke = args.smoke
+        self.only = args.only.split(",") if args.only else None
+        self.ours_prefix = os.path.abspath(args.ours) if args.ours else None
         self.rounds = args.rounds or (1 if args.smoke else 3)
         cpus = os.cpu_count() or 1
         if args.threads:
@@ -187,7 +190,10 @@ class Bench:
         root = os.path.join(self.build, "prefix")
         if version:
             root = self.others[version]
-        env["OCL_ICD_VENDORS"] = os.path.join(root, prefix, "etc", "OpenCL", "vendors")
+        prefix_dir = os.path.join(root, prefix)
+        if prefix == "ours" and not version and self.ours_prefix:
+            prefix_dir = self.ours_prefix
+        env["OCL_ICD_VENDORS"] = os.path.join(prefix_dir, "etc", "OpenCL", "vendors")
         env["POCL_CACHE_DIR"] = self.kcache
         env["POCL_CPU_MAX_CU_COUNT"] = str(threads)
         env.pop("POCL_PTHREAD_SCHEDULE", None)
@@ -278,6 +284,8 @@ class Bench:
         self.md.append("- machine: %s, %d CPUs online (%d allowed), %d NUMA node(s), %s memory"
                        % (model, online, allowed, nodes, mem))
         self.md.extend(provenance_lines(self.build, self.argv))
+        if self.ours_prefix:
+            self.md.append("- ours from `%s` (--ours), not `build/prefix/ours`" % self.ours_prefix)
         self.md.append("- PoCL %s from `build/prefix/ours` (this driver) and `build/prefix/stock` "
                        "(PoCL's own pthread driver, same build and flags)%s"
                        % (self.main_version, "".join(
@@ -457,6 +465,99 @@ class Bench:
         self.table(["threads", "W", "ours static (S1)", "shared at once", "host runs off",
                     "S1 / shared at once"], rows)
         self.write_csv("share.csv", ["threads", "work"] + variants, csv_rows)
+
+    # --- 1d. under contention ------------------------------------------
+
+    def busy_loops(self, n):
+        """n busy loops (`sh -c 'while :; do :; done'`), as other programs
+        keeping the CPUs busy; stop them with stop_load."""
+        return [subprocess.Popen(["sh", "-c", "while :; do :; done"]) for _ in range(n)]
+
+    @staticmethod
+    def stop_load(procs):
+        for p in procs:
+            p.kill()
+        for p in procs:
+            p.wait()
+
+    CONTENTION_WAITERS = {"main": None, "coroutine": [1, 64], "thread": [1, 64]}
+
+    def contention(self):
+        """Section 1d: launch cost while other programs want the CPUs."""
+        cpus = len(os.sched_getaffinity(0))
+        t = self.threads[0]
+        sizes = [1, 64] if self.smoke else [1, 64, 1024, 16384]
+        launches, batches = (5, 3) if self.smoke else (20, 9)
+        loads = [("idle", 0), ("%d busy loops" % cpus, cpus), ("%d busy loops" % (2 * cpus), 2 * cpus),
+                 ("a second PoCL process", -1)]
+        variants = ["stock", "guided", "static"]
+        self.md.append("## 1d. Under contention\n")
+        self.md.append(
+            "Section 1's trivial kernel at %d threads while other programs want the CPUs: none, one "
+            "busy loop (`sh -c 'while :; do :; done'`) per CPU, two per CPU, or a second process "
+            "launching 64 work-groups back to back on the same variant. The waiting thread is the main "
+            "thread, a coroutine on a 64 KiB stack of its own (makecontext: Julia's tasks, C++ "
+            "coroutines), or a thread with a 256 KiB stack; the last two only for launches small "
+            "enough for the waiting thread to run them itself. Microseconds per launch: the median "
+            "and quartiles of every batch (%d launches each, %d batches per round) of every round; "
+            "the variants take turns within each load. `static / stock` is the ratio of the "
+            "medians.\n" % (t, launches, batches))
+        cells = [(w, g) for w, only in self.CONTENTION_WAITERS.items() for g in sizes
+                 if only is None or g in only]
+        got = {(l, c, v): [] for l, _ in loads for c in cells for v in variants}
+
+        def measure(load, c, v):
+            w, g = c
+            out = self.run([self.tool("cl_launch"), "--groups", str(g), "--local", "64",
+                            "--launches", str(launches), "--batches", str(batches),
+                            "--waiter", w, "--raw"], self.pocl_env(v, t))
+            m = re.search(r"batches_us=([0-9.,]+)", out)
+            got[(load, c, v)] += [float(x) for x in m.group(1).split(",")]
+
+        for _ in range(self.rounds):
+            for load, n in loads:
+                if n >= 0:
+                    procs = self.busy_loops(n)
+                    try:
+                        for c in cells:
+                            for v in variants:
+                                measure(load, c, v)
+                    finally:
+                        self.stop_load(procs)
+                    continue
+                # The second process uses the variant measured; it runs
+                # until stopped, and is launching (past its warm-up) before
+                # the measurement starts.
+                for v in variants:
+                    other = subprocess.Popen(
+                        [self.tool("cl_launch"), "--groups", "64", "--launches", "1000000000",
+                         "--batches", "1", "--ready"], env=self.pocl_env(v, t),
+                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, universal_newlines=True)
+                    try:
+                        other.stdout.readline()
+                        for c in cells:
+                            measure(load, c, v)
+                    finally:
+                        self.stop_load([other])
+        rows, csv_rows = [], []
+
+        def quartiles(x):
+            x = sorted(x)
+            if len(x) < 2:
+                return x[0], x[0], x[0]
+            q = statistics.quantiles(x, n=4, method="inclusive")
+            return q[1], q[0], q[2]
+
+        for load, _ in loads:
+            for c in cells:
+                w, g = c
+                q = {v: quartiles(got[(load, c, v)]) for v in variants}
+                rows.append([load, w, g] + ["%.1f [%.1f-%.1f]" % q[v] for v in variants]
+                            + ["%.2f" % (q["static"][0] / q["stock"][0])])
+                csv_rows.append([load, w, g] + ["%.3f" % q[v][0] for v in variants])
+        self.table(["load", "waiter", "work-groups"] + ["%s median [q1-q3]" % v for v in variants]
+                   + ["static / stock"], rows)
+        self.write_csv("contention.csv", ["load", "waiter", "groups"] + variants, csv_rows)
 
     # --- 2. uneven work -------------------------------------------------
 
@@ -747,8 +848,15 @@ class Bench:
         self.launches = 20 if self.smoke else 100
         self.batches = 5 if self.smoke else 30
         self.machine()
-        for part in (self.launch_cost, self.launch_breakdown, self.share_rule, self.uneven, self.locality, self.bandwidth, self.dispatch,
-                     self.simulated, self.numa_guest):
+        parts = (self.launch_cost, self.launch_breakdown, self.share_rule, self.contention, self.uneven,
+                 self.locality, self.bandwidth, self.dispatch, self.simulated, self.numa_guest)
+        if self.only:
+            unknown = set(self.only) - set(p.__name__ for p in parts)
+            if unknown:
+                raise SystemExit("run_bench.py: --only: no section %s; the sections: %s"
+                                 % (", ".join(sorted(unknown)), ", ".join(p.__name__ for p in parts)))
+            parts = [p for p in parts if p.__name__ in self.only]
+        for part in parts:
             t0 = time.time()
             part()
             print("bench: %s done in %.0f s" % (part.__name__, time.time() - t0), flush=True)
@@ -765,6 +873,9 @@ def main():
     ap.add_argument("--smoke", action="store_true")
     ap.add_argument("--threads")
     ap.add_argument("--rounds", type=int)
+    ap.add_argument("--only", help="comma-separated sections, e.g. contention,launch_cost")
+    ap.add_argument("--ours", help="another installed prefix of ours, for the main build's "
+                    "'ours' variants (before/after figures; cmake/MakeStockPrefix.cmake makes one)")
     Bench(ap.parse_args()).run_all()
 
 
