@@ -1,4 +1,4 @@
-/* pthread_spin.c - bounded busy-waiting; see the header (rules B1-B3).
+/* pthread_spin.c - bounded busy-waiting; see the header (rules B1-B4).
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -131,17 +131,18 @@ void
 pt_spin_learn (pt_spin_state *s, uint64_t max_ns, pt_spin_end how,
                uint64_t waited_ns)
 {
-  if (s->budget_ns == 0 || max_ns == 0)
-    return; /* spinning is off */
+  if (s->budget_ns == 0 || max_ns == 0 || how == PT_SPIN_GAVE_WAY)
+    return; /* spinning is off, or the spin gave way (B4) */
   const uint64_t least = max_ns < PT_SPIN_MIN_NS ? max_ns : PT_SPIN_MIN_NS;
-  /* B3: would a spin of max_ns have covered this wait?  A spin ended by
-     B2 or B4 says that the CPU is wanted elsewhere: no.  */
-  bool covered = how == PT_SPIN_CHANGED
-                 || (how == PT_SPIN_EXPIRED && waited_ns <= max_ns);
+  /* B3: would a spin of max_ns have covered this wait?  Then the budget
+     doubles.  A spin ended by B2 says that the CPU is wanted elsewhere,
+     and a wait of more than PT_SPIN_IDLE_WAITS longest spins that nobody
+     is coming soon: then it halves.  Waits in between change nothing.  */
   uint64_t b = s->budget_ns;
-  if (covered)
+  if (how == PT_SPIN_CHANGED
+      || (how == PT_SPIN_EXPIRED && waited_ns <= max_ns))
     b = b > max_ns / 2 ? max_ns : 2 * b;
-  else
+  else if (how == PT_SPIN_PREEMPTED || waited_ns > PT_SPIN_IDLE_WAITS * max_ns)
     b = b / 2 < least ? least : b / 2;
   s->budget_ns = b;
 }

@@ -28,11 +28,18 @@
       spinning off), starting at max_ns.  After each wait
       (pt_spin_learn): a wait a spin of max_ns would have covered (the
       counter changed during the spin, or after it within max_ns of its
-      start) doubles the budget; a longer one, or a spin ended by B2 or
-      B4, halves it.  So waits that keep coming soon are spun for, and
-      waiters whose spins keep failing, or keep being preempted, spin
-      little, like the kernel's adaptive mutexes and libgomp's throttled
-      spin count, without a count to tune per machine.
+      start) doubles the budget; a spin ended by B2, or a wait longer
+      than PT_SPIN_IDLE_WAITS spins of max_ns, halves it; a wait in
+      between changes nothing.  Between two launches a worker that
+      finished its part early waits out the others' part and the
+      application's turn too, and halving after any wait longer than a
+      spin made it sleep, be woken late for the next launch, finish its
+      part later still, and so on; and a thread that sleeps long is slow
+      to wake (a VM's idle CPU takes tens of microseconds to resume).
+      So waits that keep coming soon are spun for, and waiters whose
+      spins keep failing or being preempted spin little, like the
+      kernel's adaptive mutexes and libgomp's throttled spin count,
+      without a count to tune per machine.
    B4 (give way to the thread you woke)  The driver counts the threads of
       its own that a futex wake-up made runnable and that have not run
       yet (pt_wake_hint: workers woken in the pool, application threads
@@ -50,10 +57,9 @@
       where the kernel's wake-up preemption lets the woken one in, and a
       thread woken onto an idle CPU starts there, just slowly (a VM's CPU
       takes about 15 us to leave its halt), while the spin pays.  Giving
-      way counts as a failed spin for B3, so while the driver's threads
-      share a CPU their budgets shrink until they hand off by futex
-      alone.
-
+      way leaves the budget as it was: it says nothing of how soon work
+      comes, and the 2 us it costs per hand-off while the driver's
+      threads share a CPU are less than a futex wake-up.
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
 #ifndef POCL_STEAL_PTHREAD_SPIN_H
@@ -71,6 +77,9 @@
    above a timer interrupt's work, well under a scheduler's slice
    (hundreds of microseconds and more).  */
 #define PT_SPIN_JUMP_NS 20000u
+/* A wait longer than this many of the longest spins says that nobody is
+   coming soon (B3): the budget halves.  */
+#define PT_SPIN_IDLE_WAITS 4u
 /* The least budget of a waiter that spins at all (B3): a couple of reads
    of the clock, so that a budget halved down to it can grow again.  */
 #define PT_SPIN_MIN_NS 2000u

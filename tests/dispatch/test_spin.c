@@ -10,15 +10,16 @@
        the change) or when its time is up, not before, and the clock is
        read often enough to stop it within a reading of that;
      - B3: a spin that caught the change, or a wait that a spin of max_ns
-       would have caught, doubles the budget up to max_ns; a longer wait
-       or a preempted spin halves it down to PT_SPIN_MIN_NS; spinning off
-       (max 0) stays off;
+       would have caught, doubles the budget up to max_ns; a preempted
+       spin, or a wait longer than PT_SPIN_IDLE_WAITS spins of max_ns,
+       halves it down to PT_SPIN_MIN_NS; waits in between keep it;
+       spinning off (max 0) stays off;
      - B4: when the spinner woke a thread that slept on the spinner's CPU,
        a woken thread waiting for more than PT_SPIN_GIVE_WAY_NS ends the
        spin (gave way); one that runs sooner does not, nor one the
        spinner did not wake (the note is consumed by one spin), nor one
-       that slept on another CPU or an unknown one; giving way halves the
-       budget (B3).
+       that slept on another CPU or an unknown one; giving way leaves the
+       budget as it was.
    Why: the driver's waiters used to yield to other programs between
    looks, so every launch on a busy machine waited out a time slice
    (issue 31: 4-5 ms per launch beside two busy loops).
@@ -253,12 +254,14 @@ give_way (void)
   e = pt_spin_watch (&counter, 0, 50000,
                      (pt_clock){ script_now, script_cpu, &s }, &start, NULL);
   CHECK (e == PT_SPIN_EXPIRED, "no hint: %s", name_of (e));
-  /* Giving way is a failed spin (B3), however soon the wait ended.  */
+  /* Giving way leaves the budget as it was (B3).  */
   pt_spin_state st;
   pt_spin_init (&st, 50000);
+  pt_spin_learn (&st, 50000, PT_SPIN_EXPIRED, 1000000);
   pt_spin_learn (&st, 50000, PT_SPIN_GAVE_WAY, 10);
+  pt_spin_learn (&st, 50000, PT_SPIN_GAVE_WAY, 1000000);
   CHECK (pt_spin_budget (&st) == 25000,
-         "after giving way: budget %llu, want 25000",
+         "giving way changed the budget: %llu, want 25000",
          (unsigned long long)pt_spin_budget (&st));
   printf ("give way: after %u us of the woken thread waiting for this "
           "CPU, not sooner, not for another CPU, not twice (B4)\n",
@@ -274,9 +277,17 @@ budgets (void)
   pt_spin_init (&st, max);
   CHECK (pt_spin_budget (&st) == max, "initial budget %llu",
          (unsigned long long)pt_spin_budget (&st));
-  /* Failures halve down to the least.  */
-  pt_spin_learn (&st, max, PT_SPIN_EXPIRED, 10 * max);
-  CHECK (pt_spin_budget (&st) == max / 2, "after a long wait: %llu",
+  /* Waits up to PT_SPIN_IDLE_WAITS full spins keep it; a longer one, and
+     a preempted spin, halve it, down to the least.  */
+  pt_spin_learn (&st, max, PT_SPIN_EXPIRED, max + 1);
+  pt_spin_learn (&st, max, PT_SPIN_EXPIRED, PT_SPIN_IDLE_WAITS * max);
+  CHECK (pt_spin_budget (&st) == max,
+         "after waits of 1 and %u full spins: %llu, want %llu",
+         PT_SPIN_IDLE_WAITS, (unsigned long long)pt_spin_budget (&st),
+         (unsigned long long)max);
+  pt_spin_learn (&st, max, PT_SPIN_EXPIRED, PT_SPIN_IDLE_WAITS * max + 1);
+  CHECK (pt_spin_budget (&st) == max / 2,
+         "after a wait of more than %u full spins: %llu", PT_SPIN_IDLE_WAITS,
          (unsigned long long)pt_spin_budget (&st));
   pt_spin_learn (&st, max, PT_SPIN_PREEMPTED, 100);
   CHECK (pt_spin_budget (&st) == max / 4, "after a preempted spin: %llu",
@@ -310,8 +321,8 @@ budgets (void)
   pt_spin_learn (&st, 1000, PT_SPIN_PREEMPTED, 0);
   CHECK (pt_spin_budget (&st) == 1000, "max 1000 after a failure: %llu",
          (unsigned long long)pt_spin_budget (&st));
-  printf ("budgets: doubled by waits a spin covers, halved by the others "
-          "(B3)\n");
+  printf ("budgets: doubled by waits a spin covers, halved by preempted "
+          "spins and long waits, kept otherwise (B3)\n");
 }
 
 /* The real clock, once: a spin that nobody ends stops on time (or
