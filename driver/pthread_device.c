@@ -116,7 +116,8 @@ waitable_spin (waitable *x, pocl_lock_t *lock)
   POCL_UNLOCK (*lock);
   w.spun = true;
   w.end = pt_spin_watch (&x->finished, seen, pt_spin_budget (&host_spin),
-                         pt_real_clock (), &w.start, &pool->woken);
+                         pt_real_clock (), &w.start, &pool->woken,
+                         PT_SPIN_RESULT);
   POCL_LOCK (*lock);
   return w;
 }

@@ -154,6 +154,11 @@ pt_pool_init (pt_pool *p, unsigned num_threads, uint64_t spin_ns,
   for (unsigned i = 0; i < p->num_threads; ++i)
     atomic_init (&p->idle[i].kick, 0);
   atomic_init (&p->woken.woken, 0);
+  /* The workers start running, and count themselves out as they first
+     wait (B5).  */
+  atomic_init (&p->woken.busy, p->num_threads);
+  atomic_init (&p->woken.spinners, 0);
+  p->woken.cpus = pt_allowed_cpus ();
   for (unsigned i = 0; i < p->num_threads; ++i)
     p->idle[i].cpu = -1;
   return CL_SUCCESS;
@@ -619,6 +624,10 @@ bool
 pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
 {
   pt_idle *me = &p->idle[index];
+  /* B5 of pthread_spin.h: we run no work from here until we return with
+     some; counted by ourselves, not by a waker, since a woken worker may
+     wait long for a CPU.  relaxed: a hint.  */
+  atomic_fetch_sub_explicit (&p->woken.busy, 1, memory_order_relaxed);
   /* Whether this idle spell already had its spin: then it sleeps; and how
      that spin ended and when it began, to learn from (B3).  */
   bool spun = false;
@@ -647,7 +656,7 @@ pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
              time slice; a spin that lost its CPU ends the grace.  */
           if (now < until)
             pt_spin_watch (&me->kick, seen, until - now, p->clock, &start,
-                           &p->woken);
+                           &p->woken, PT_SPIN_GRACE);
           pthread_mutex_lock (&p->lock);
           grace_clear (p, index);
           continue; /* shutdown first; woken_for is still set */
@@ -683,9 +692,14 @@ pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
           pt_idle_set (p, index, true, false);
           pthread_mutex_unlock (&p->lock);
           /* B1-B3 of pthread_spin.h.  */
-          spin_end
-              = pt_spin_watch (&me->kick, seen, pt_spin_budget (&me->spin),
-                               p->clock, &spin_start, &p->woken);
+          /* B6: our rank among the idle spinners.  relaxed: a hint.  */
+          unsigned ahead = atomic_fetch_add_explicit (&p->woken.spinners, 1,
+                                                      memory_order_relaxed);
+          spin_end = pt_spin_watch (
+              &me->kick, seen, pt_spin_budget (&me->spin), p->clock,
+              &spin_start, &p->woken, pt_spin_idle_role (ahead));
+          atomic_fetch_sub_explicit (&p->woken.spinners, 1,
+                                     memory_order_relaxed);
           if (spin_end == PT_SPIN_CHANGED)
             pt_spin_learn (&me->spin, p->spin_ns, spin_end, 0);
           spun = spin_end != PT_SPIN_CHANGED;
@@ -712,6 +726,8 @@ pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
     }
   bool running = !p->shutdown;
   pthread_mutex_unlock (&p->lock);
+  if (running)
+    atomic_fetch_add_explicit (&p->woken.busy, 1, memory_order_relaxed);
   return running;
 }
 

@@ -1,4 +1,4 @@
-/* pthread_spin.c - bounded busy-waiting; see the header (rules B1-B4).
+/* pthread_spin.c - bounded busy-waiting; see the header (rules B1-B6).
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -87,15 +87,35 @@ woken_here (pt_wake_hint *hint, pt_clock clock, int cpu)
          && cpu == clock.cpu (clock.arg);
 }
 
+/* B5, B6: whether the threads that need a CPU more than the caller, and
+   the caller, outnumber the CPUs.  relaxed: a hint; whoever stops
+   spinning on it looks again under its lock before it sleeps.  */
+static bool
+crowded (pt_wake_hint *hint, pt_spin_role role)
+{
+  if (hint == NULL || role == PT_SPIN_GRACE)
+    return false;
+  unsigned n = atomic_load_explicit (&hint->busy, memory_order_relaxed);
+  if (role == PT_SPIN_RESULT)
+    return n + 1 > hint->cpus; /* B5 */
+  /* B6: the idle spinners ahead of the caller, the caller, one
+     application thread.  */
+  n += (unsigned)(role - PT_SPIN_IDLE) + 2;
+  return n > hint->cpus;
+}
+
 pt_spin_end
 pt_spin_watch (_Atomic uint64_t *counter, uint64_t seen, uint64_t ns,
-               pt_clock clock, uint64_t *start, pt_wake_hint *hint)
+               pt_clock clock, uint64_t *start, pt_wake_hint *hint,
+               pt_spin_role role)
 {
   const uint64_t t0 = clock.now (clock.arg);
   uint64_t last = t0;
   /* The last reading at which no woken thread waited for this CPU, and
      the CPU the thread we woke slept on, consumed here (B4).  */
   uint64_t none_here = t0;
+  /* The last reading at which the CPUs were not crowded (B5).  */
+  uint64_t roomy = t0;
   const int woke = woke_cpu;
   woke_cpu = -1;
   *start = t0;
@@ -124,6 +144,10 @@ pt_spin_watch (_Atomic uint64_t *counter, uint64_t seen, uint64_t ns,
         none_here = last;
       else if (last - none_here > PT_SPIN_GIVE_WAY_NS)
         return PT_SPIN_GAVE_WAY; /* B4 */
+      if (!crowded (hint, role))
+        roomy = last;
+      else if (role >= PT_SPIN_IDLE || last - roomy >= PT_SPIN_CROWD_NS)
+        return PT_SPIN_CROWDED; /* B5, B6 */
     }
 }
 
@@ -131,8 +155,9 @@ void
 pt_spin_learn (pt_spin_state *s, uint64_t max_ns, pt_spin_end how,
                uint64_t waited_ns)
 {
-  if (s->budget_ns == 0 || max_ns == 0 || how == PT_SPIN_GAVE_WAY)
-    return; /* spinning is off, or the spin gave way (B4) */
+  if (s->budget_ns == 0 || max_ns == 0 || how == PT_SPIN_GAVE_WAY
+      || how == PT_SPIN_CROWDED)
+    return; /* spinning is off, or the spin gave way (B4, B5, B6) */
   const uint64_t least = max_ns < PT_SPIN_MIN_NS ? max_ns : PT_SPIN_MIN_NS;
   /* B3: would a spin of max_ns have covered this wait?  Then the budget
      doubles.  A spin ended by B2 says that the CPU is wanted elsewhere,

@@ -19,7 +19,13 @@
        spin (gave way); one that runs sooner does not, nor one the
        spinner did not wake (the note is consumed by one spin), nor one
        that slept on another CPU or an unknown one; giving way leaves the
-       budget as it was.
+       budget as it was;
+     - B5: a spinner waiting for the workers ends its spin once, for
+       PT_SPIN_CROWD_NS, the busy workers and it have outnumbered the
+       CPUs, not when they have not, and a grace never does;
+     - B6: an idle worker ends its spin at once when the busy workers, the
+       idle spinners ahead of it, itself and one application thread
+       outnumber the CPUs; B5 and B6 leave the budget as it was.
    Why: the driver's waiters used to yield to other programs between
    looks, so every launch on a busy machine waited out a time slice
    (issue 31: 4-5 ms per launch beside two busy loops).
@@ -66,6 +72,11 @@ typedef struct
   unsigned woken_at, woken_until;
   int woke_cpu;
   pt_wake_hint hint;
+  /* B5, B6: the spinner's role (0, PT_SPIN_GRACE, follows neither; the
+     others need hint.cpus); hint.busy becomes busy_to at reading busy_at
+     (0: never).  */
+  pt_spin_role role;
+  unsigned busy_at, busy_to;
 } script;
 
 #define SPINNER_CPU 3
@@ -93,6 +104,8 @@ script_now (void *arg)
     atomic_store (&s->hint.woken, 1);
   if (s->woken_until != 0 && n == s->woken_until)
     atomic_store (&s->hint.woken, 0);
+  if (s->busy_at != 0 && n == s->busy_at)
+    atomic_store (&s->hint.busy, s->busy_to);
   return t;
 }
 
@@ -105,7 +118,7 @@ watch (script *s, uint64_t ns, uint64_t *start)
   pt_spin_woke (s->woke_cpu);
   return pt_spin_watch (&counter, 7, ns,
                         (pt_clock){ script_now, script_cpu, s }, start,
-                        &s->hint);
+                        &s->hint, s->role);
 }
 
 static const char *
@@ -114,7 +127,8 @@ name_of (pt_spin_end e)
   return e == PT_SPIN_CHANGED     ? "changed"
          : e == PT_SPIN_EXPIRED   ? "expired"
          : e == PT_SPIN_PREEMPTED ? "preempted"
-                                  : "gave way";
+         : e == PT_SPIN_GAVE_WAY  ? "gave way"
+                                  : "crowded";
 }
 
 /* B2, and when a spin ends.  */
@@ -229,8 +243,8 @@ give_way (void)
   static _Atomic uint64_t unchanged;
   s = (script){ .base = 1000000, .step = step, .woken_at = 10 };
   e = pt_spin_watch (&unchanged, 0, 100000,
-                     (pt_clock){ script_now, script_cpu, &s }, &start,
-                     &s.hint);
+                     (pt_clock){ script_now, script_cpu, &s }, &start, &s.hint,
+                     PT_SPIN_GRACE);
   CHECK (e == PT_SPIN_EXPIRED,
          "a spin after one that gave way, having "
          "woken nobody: %s",
@@ -252,7 +266,8 @@ give_way (void)
   static _Atomic uint64_t counter;
   s = (script){ .base = 1000000, .step = step };
   e = pt_spin_watch (&counter, 0, 50000,
-                     (pt_clock){ script_now, script_cpu, &s }, &start, NULL);
+                     (pt_clock){ script_now, script_cpu, &s }, &start, NULL,
+                     PT_SPIN_RESULT);
   CHECK (e == PT_SPIN_EXPIRED, "no hint: %s", name_of (e));
   /* Giving way leaves the budget as it was (B3).  */
   pt_spin_state st;
@@ -266,6 +281,86 @@ give_way (void)
   printf ("give way: after %u us of the woken thread waiting for this "
           "CPU, not sooner, not for another CPU, not twice (B4)\n",
           PT_SPIN_GIVE_WAY_NS / 1000);
+}
+
+/* B5 and B6.  On 2 CPUs, a microsecond a reading: one busy worker leaves
+   a CPU to the waiting thread, two do not, from PT_SPIN_CROWD_NS after the
+   last reading that saw fewer; a grace spins on.  An idle worker stops at
+   once when the busy workers, the idle spinners ahead of it, itself and
+   one application thread outnumber the CPUs.  */
+static void
+crowding (void)
+{
+  uint64_t start;
+  const unsigned after = PT_SPIN_CROWD_NS / 1000;
+  script s = { .base = 1000000,
+               .step = 1000,
+               .role = PT_SPIN_RESULT,
+               .busy_at = 1,
+               .busy_to = 1 };
+  s.hint.cpus = 2;
+  pt_spin_end e = watch (&s, 200000, &start);
+  CHECK (e == PT_SPIN_EXPIRED, "one busy worker on 2 CPUs: %s", name_of (e));
+  s = (script){ .base = 1000000,
+                .step = 1000,
+                .role = PT_SPIN_RESULT,
+                .busy_at = 7,
+                .busy_to = 2 };
+  s.hint.cpus = 2;
+  e = watch (&s, 200000, &start);
+  CHECK (e == PT_SPIN_CROWDED && s.readings == 6 + after,
+         "two busy workers from reading 7 on 2 CPUs: %s after %u readings, "
+         "want crowded after %u",
+         name_of (e), s.readings, 6 + after);
+  s = (script){ .base = 1000000,
+                .step = 1000,
+                .role = PT_SPIN_GRACE,
+                .busy_at = 7,
+                .busy_to = 2 };
+  s.hint.cpus = 2;
+  e = watch (&s, 100000, &start);
+  CHECK (e == PT_SPIN_EXPIRED, "a grace beside two busy workers: %s",
+         name_of (e));
+  /* An idle worker that found nobody spinning: alone with the
+     application thread, it spins; with one busy worker on 2 CPUs it
+     stops at the first reading that sees it.  One that found another
+     spinning stops at once on 2 CPUs, not on 3.  */
+  s = (script){ .base = 1000000, .step = 1000, .role = pt_spin_idle_role (0) };
+  s.hint.cpus = 2;
+  e = watch (&s, 100000, &start);
+  CHECK (e == PT_SPIN_EXPIRED, "an idle worker alone: %s", name_of (e));
+  s = (script){ .base = 1000000,
+                .step = 1000,
+                .role = pt_spin_idle_role (0),
+                .busy_at = 5,
+                .busy_to = 1 };
+  s.hint.cpus = 2;
+  e = watch (&s, 100000, &start);
+  CHECK (e == PT_SPIN_CROWDED && s.readings == 5,
+         "an idle worker and a busy one from reading 5 on 2 CPUs: %s after "
+         "%u readings",
+         name_of (e), s.readings);
+  s = (script){ .base = 1000000, .step = 1000, .role = pt_spin_idle_role (1) };
+  s.hint.cpus = 2;
+  e = watch (&s, 100000, &start);
+  CHECK (e == PT_SPIN_CROWDED && s.readings == 2,
+         "the second idle spinner on 2 CPUs: %s after %u readings",
+         name_of (e), s.readings);
+  s.hint.cpus = 3;
+  s.readings = 0;
+  e = watch (&s, 100000, &start);
+  CHECK (e == PT_SPIN_EXPIRED, "the second idle spinner on 3 CPUs: %s",
+         name_of (e));
+  /* Leaving the CPUs to others leaves the budget as it was.  */
+  pt_spin_state st;
+  pt_spin_init (&st, 50000);
+  pt_spin_learn (&st, 50000, PT_SPIN_CROWDED, 10000000);
+  CHECK (pt_spin_budget (&st) == 50000, "after crowding: budget %llu",
+         (unsigned long long)pt_spin_budget (&st));
+  printf ("crowding: a waiting application thread leaves the CPUs to busy "
+          "workers after %u us (B5), an idle worker spins on spare CPUs "
+          "only (B6)\n",
+          after);
 }
 
 /* B3.  */
@@ -332,8 +427,8 @@ real_clock (void)
 {
   static _Atomic uint64_t counter;
   uint64_t start;
-  pt_spin_end e
-      = pt_spin_watch (&counter, 0, 200000, pt_real_clock (), &start, NULL);
+  pt_spin_end e = pt_spin_watch (&counter, 0, 200000, pt_real_clock (), &start,
+                                 NULL, PT_SPIN_GRACE);
   uint64_t took = pt_now_ns () - start;
   CHECK (e == PT_SPIN_PREEMPTED || (e == PT_SPIN_EXPIRED && took >= 200000),
          "real clock: %s after %llu ns", name_of (e),
@@ -345,6 +440,7 @@ main (void)
 {
   spins ();
   give_way ();
+  crowding ();
   budgets ();
   real_clock ();
   CHECK (yields == 0, "B1: %u calls of sched_yield", yields);
