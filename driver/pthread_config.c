@@ -36,9 +36,11 @@ const pts_setting pts_settings[] = {
       .field = PTS_FIELD (wgd_schedule, schedule),
       .meaning
       = "`static`: one contiguous block of work-groups per thread, claimed "
-        "one work-group at a time, with takeover of unstarted blocks and "
-        "stealing of back halves, so that a launch ends within sum / threads "
-        "+ its dearest work-group whatever the costs. `guided`: PoCL's "
+        "in ranges sized by time (at most half of what the block holds), "
+        "with takeover of unstarted blocks and stealing of back halves, and "
+        "a latch that makes threads give back what they hold when another "
+        "runs out, so that a launch ends within sum / threads + twice its "
+        "dearest work-group whatever the costs. `guided`: PoCL's "
         "previous rule, kept exactly: chunks of min(limit, ceil(remaining "
         "/ n), remaining) work-groups, limit = 32 n, or 256 n while more "
         "than 256 n\u00b2 remain, n = the number of threads of the whole "

@@ -197,6 +197,15 @@ complete_launch (pt_launch *l)
     POCL_UPDATE_EVENT_COMPLETE_MSG (ev, "NDRange Kernel        ");
 }
 
+/* The dispatcher's clock for sizing static claims (wgd_launch_set_clock).  */
+static uint64_t
+launch_clock (void *arg, unsigned tid)
+{
+  (void)arg;
+  (void)tid;
+  return pt_now_ns ();
+}
+
 /* Gets NDRange command cmd ready to run: builds or finds the kernel's
    binary and makes its launch (not yet published), with the device's
    threads and PT_KERNEL_GUESTS guests.  Commands with no work-groups,
@@ -290,6 +299,7 @@ prepare_launch (const pt_kernel_env *env, pt_runner *r, _cl_command_node *cmd)
     wgd_launch_set_nodes (d, env->node_of + first);
   wgd_launch_set_stealing (d, env->steal);
   wgd_launch_set_guests (d, PT_KERNEL_GUESTS);
+  wgd_launch_set_clock (d, launch_clock, NULL, PT_CLAIM_BUDGET_NS);
   l->queued.first_thread = first;
   l->queued.num_threads = count;
   l->queued.dispatch = d;
@@ -328,6 +338,33 @@ pt_kernel_run_command (const pt_kernel_env *env, pt_runner *r,
   pt_launch_participate (env, r, &l->queued);
 }
 
+/* wgd_claim, and while it says to wait (others hold ranges and were asked
+   for their rest: W8 of wg_dispatch.c), again after a pause (B1 of
+   pthread_spin.h), for up to PT_HUNGER_WAIT_NS; a gap in the clock that
+   says this thread lost its CPU ends the wait at once (B2), as then the
+   holders have moved on too.  Leaving is always safe.  */
+static bool
+claim_or_wait (wgd_launch *d, unsigned tid, wgd_range *r, wgd_thread_stats *st)
+{
+  bool more = wgd_claim (d, tid, r, st);
+  if (more || !r->wait)
+    return more;
+  uint64_t start = pt_now_ns (), before = start;
+  for (;;)
+    {
+      for (unsigned i = 0; i < PT_SPIN_LOOKS; ++i)
+        pt_cpu_relax ();
+      more = wgd_claim (d, tid, r, st);
+      /* A call that says to wait is never the last (wgd_range).  */
+      if (more || !r->wait)
+        return more;
+      uint64_t now = pt_now_ns ();
+      if (now - before > PT_SPIN_JUMP_NS || now - start > PT_HUNGER_WAIT_NS)
+        return false;
+      before = now;
+    }
+}
+
 /* Where a worker is in a launch's grid: the coordinates of work-group
    `next` (linear index, x fastest).  Carried from one range to the next,
    because under the static schedule a worker's consecutive claims are
@@ -342,10 +379,15 @@ typedef struct
 
 /* Runs work-groups [r->begin, r->end) of a launch with nx x ny x nz
    work-groups, linear index x fastest, from cursor c, which it leaves at
-   r->end.  Returns the OR of the groups' execution_failed flags.  */
+   r->end.  Returns the OR of the groups' execution_failed flags.  d:
+   the launch's dispatcher, where participant tid claimed r, or NULL when
+   nobody else can be in the launch: before each work-group after the
+   range's first, the hunger latch, and when it is set, the rest of r goes
+   back (wgd_give_back shortens r; W8 of wg_dispatch.c).  */
 static unsigned
 run_range (kernel_run_command *k, void **arguments, struct pocl_context *pc,
-           const wgd_range *r, grid_cursor *c)
+           wgd_range *r, grid_cursor *c, wgd_launch *d, unsigned tid,
+           wgd_thread_stats *st)
 {
   const uint64_t nx = pc->num_groups[0];
   const uint64_t ny = pc->num_groups[1];
@@ -357,8 +399,19 @@ run_range (kernel_run_command *k, void **arguments, struct pocl_context *pc,
     }
   uint64_t x = c->x, y = c->y, z = c->z;
   unsigned failed = 0;
+  /* Whether to watch the latch: a range of one work-group has nothing to
+     give back, nor has one that gave back already.  */
+  bool watch = d != NULL && r->end - r->begin > 1;
   for (uint64_t g = r->begin; g < r->end; ++g)
     {
+      /* relaxed load on a line written once per launch (wgd_hungry).  */
+      if (watch && g != r->begin && wgd_hungry (d))
+        {
+          wgd_give_back (d, tid, r, g, st);
+          watch = false;
+          if (g >= r->end)
+            break;
+        }
       k->workgroup ((uint8_t *)arguments, (uint8_t *)pc, x, y, z);
       failed |= pc->execution_failed;
       if (++x == nx)
@@ -420,7 +473,7 @@ participate (const pt_kernel_env *env, pt_runner *w, pt_pool_launch *q,
      (and PoCL free) at any moment.  */
   if (first != NULL)
     r = *first;
-  else if (!wgd_claim (d, tid, &r, &st->dispatch))
+  else if (!claim_or_wait (d, tid, &r, &st->dispatch))
     {
       st->fruitless_joins++;
       /* A first claim has nothing pending to account, so it is never the
@@ -484,7 +537,8 @@ participate (const pt_kernel_env *env, pt_runner *w, pt_pool_launch *q,
           /* Ranges are still claimed after a failure, so that the launch
              finishes, but not run.  */
           if (!failed)
-            failed |= run_range (k, arguments, &pc, &part, &cursor);
+            failed |= run_range (k, arguments, &pc, &part, &cursor, NULL, tid,
+                                 NULL);
           done += part.end - part.begin;
           r.begin = part.end;
           flush_printf (&pc, &printf_position);
@@ -513,10 +567,11 @@ participate (const pt_kernel_env *env, pt_runner *w, pt_pool_launch *q,
   while (more)
     {
       if (!failed)
-        failed |= run_range (k, arguments, &pc, &r, &cursor);
+        failed |= run_range (k, arguments, &pc, &r, &cursor, d, tid,
+                             &st->dispatch);
       done += r.end - r.begin;
       flush_printf (&pc, &printf_position);
-      more = wgd_claim (d, tid, &r, &st->dispatch);
+      more = claim_or_wait (d, tid, &r, &st->dispatch);
       /* `last` may come with a false return (wgd_range).  */
       if (r.last)
         retire_launch (p, l);

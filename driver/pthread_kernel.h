@@ -67,6 +67,21 @@ unsigned pt_device_domains (cl_device_id dev);
    guests of its dispatcher (wg_dispatch.h).  */
 #define PT_KERNEL_GUESTS 2
 
+/* The budget of a static claim (wgd_launch_set_clock): a thread's claims
+   of its own work-groups double while a range takes less than half of it
+   and shrink when one takes more.  Long enough that a claim and a read of
+   the clock (some 40 ns) cost well under 1% of a range, short enough that
+   what a thread holds privately when it is descheduled is small.  */
+#define PT_CLAIM_BUDGET_NS 20000u
+
+/* How long a participant whose claim says to wait (wgd_range.wait: others
+   hold ranges and were asked for their rest) claims again before leaving
+   the launch; it leaves at once when the clock shows it lost its CPU
+   (B2 of pthread_spin.h).  A holder gives back before its next
+   work-group, so this covers work-groups up to this long; the launch's
+   bound (D1 of wg_dispatch.c) assumes waiters stay.  */
+#define PT_HUNGER_WAIT_NS 50000u
+
 /* Runs the NDRange command cmd, taken from the pool by runner r: builds or
    finds the kernel's binary, then publishes a launch and joins it.
    Commands with no work-groups, built-in kernels and failures complete at

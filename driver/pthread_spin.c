@@ -48,17 +48,6 @@ pt_real_clock (void)
   return (pt_clock){ real_now, real_cpu, NULL };
 }
 
-/* B1: the pause between looks; never a yield.  */
-static inline void
-cpu_relax (void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause ();
-#elif defined(__aarch64__)
-  __asm__ __volatile__ ("yield"); /* a hint to the core, not sched_yield */
-#endif
-}
-
 void
 pt_spin_init (pt_spin_state *s, uint64_t max_ns)
 {
@@ -129,7 +118,7 @@ pt_spin_watch (_Atomic uint64_t *counter, uint64_t seen, uint64_t ns,
             return PT_SPIN_CHANGED;
           if (ns == 0)
             return PT_SPIN_EXPIRED;
-          cpu_relax (); /* B1 */
+          pt_cpu_relax (); /* B1 */
         }
       uint64_t now = clock.now (clock.arg);
       /* B2: the thread was off its CPU between the two reads (a clock

@@ -119,6 +119,17 @@
 /* CLOCK_MONOTONIC, in nanoseconds.  */
 uint64_t pt_now_ns (void);
 
+/* B1: the pause between looks; never a yield.  */
+static inline void
+pt_cpu_relax (void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause ();
+#elif defined(__aarch64__)
+  __asm__ __volatile__ ("yield"); /* a hint to the core, not sched_yield */
+#endif
+}
+
 /* The clock a spin reads, and the CPU it runs on: pt_now_ns and
    pt_current_cpu, or scripted ones in tests.  */
 typedef struct

@@ -7,33 +7,39 @@
    interleavings.
 
    Each thread t owns one block word, (begin, end) of 32-bit unit indices
-   packed in 64 bits, and remembers the block as dealt (`initial`).  Claims
-   hand out one unit at a time: an owner takes the front unit of its own
-   word; a thief takes over an unstarted block whole or steals the back
-   half of the fullest one, runs its first unit and keeps the rest in its
-   own (empty) word, where others can steal it again.  So no thread ever
-   holds more than one unit that others could not take from it, which is
-   what bounds a launch's makespan by Graham's bound for list scheduling,
-   sum / T + the dearest work-group, whatever the costs (tests/sim/).  The
-   states of a word, and who may move it from one to another:
+   packed in 64 bits, and remembers the block as dealt (`initial`).  An
+   owner claims a range of k units from the front of its own word with one
+   CAS, never more than half of what the word holds (one when it holds
+   one); a thief takes over an unstarted block whole or steals the back
+   half of the fullest one, runs its first k units and keeps the rest in
+   its own (empty) word, where others can steal it again.  k is sized by
+   time (W8's "sizing"), so that claims cost little beside what they hand
+   out.  A range held privately cannot be stolen; the hunger latch (W8)
+   makes holders give its unstarted rest back when another thread runs
+   out, which keeps the worst case bounded (D1, tests/sim/).  The states
+   of a word, and who may move it from one to another:
 
    | state     | word            | its owner may     | a thief may       |
    |-----------|-----------------|-------------------|-------------------|
-   | unstarted | == initial,     | claim the front   | take it whole     |
-   |           | not empty       | unit (-> started  | (-> empty), or    |
+   | unstarted | == initial,     | claim a front     | take it whole     |
+   |           | not empty       | range (-> started |  (-> empty), or   |
    |           |                 | or empty)         | steal the back    |
    |           |                 |                   | half (-> started) |
-   | started   | != initial,     | claim the front   | steal the back    |
-   |           | not empty       | unit (-> started  | half (-> started  |
-   |           |                 | or empty)         | or empty)         |
+   | started   | != initial,     | claim a front     | steal the back    |
+   |           | not empty       | range (-> started | half (-> started  |
+   |           |                 | or empty); give a | or empty)         |
+   |           |                 | range's rest back |                   |
+   |           |                 | (-> started)      |                   |
    | empty     | begin >= end    | refill it with    | nothing: skips it |
-   |           |                 | what it stole     |                   |
+   |           |                 | what it stole, or |                   |
+   |           |                 | give a range's    |                   |
+   |           |                 | rest back         |                   |
    |           |                 | (-> refilled)     |                   |
    | refilled  | not empty,      | as started        | as started (never |
    |           | after a refill  |                   | a takeover: W4)   |
 
-   Every move but the refill is a CAS from a value the mover saw not
-   empty; the refill is a plain store.
+   Every move but the refill and a give-back to an empty word is a CAS from
+   a value the mover saw not empty; those two are plain stores.
 
    Guests (wgd_launch_set_guests) are participants whose word is dealt
    empty: their words follow the same table and invariants.  A guest's
@@ -52,27 +58,41 @@
    Invariants:
 
    W1 (conservation)  Every unclaimed unit is in exactly one block word, or
-      in the hands of exactly one thread between the CAS that removed it
-      from a word and either handing it out or storing it into its own
-      empty word (the refill in steal()).
-   W2 (who writes an empty word)  Only its owner, with the refill.  Thieves
-      and the owner CAS only words they saw not empty, and a CAS whose
-      expected value is not empty fails on an empty word; so the owner's
-      plain store cannot race with any other write.
-   W3 (monotone)  Between two refills, a word's begin only grows and its
-      end only shrinks: claims move the front, steals move the back.
-   W4 (no ABA)  A CAS succeeds only on the value it read, unchanged since:
-      by W3 an old value could only come back through a refill with the
-      same range; but a refill starts past the front of what its thread
-      removed (that front unit is handed out at once, in steal()), whereas
-      the front of a word that is not empty stays its front until claimed.
+      in the hands of exactly one thread: between the CAS that removed it
+      from a word and either running it or storing it into its own empty
+      word (the refill in steal()), or, in a range a thread holds, until
+      the thread runs it or gives it back (wgd_give_back).
+   W2 (who writes an empty word)  Only its owner, with the refill or a
+      give-back.  Thieves and the owner CAS only words they saw not empty,
+      and a CAS whose expected value is not empty fails on an empty word;
+      so the owner's plain store cannot race with any other write.
+   W3 (who moves what)  Only a word's owner moves its begin: claims move
+      it forward, and a give-back moves it back to just past the last unit
+      the owner started, which is where the range it holds began + 1 at
+      least.  Thieves move only the end, and only down.  So while a word is
+      not empty, its begin is where its owner's last claim or give-back
+      left it: the end of the range the owner holds, if any (hold_end).
+   W4 (no ABA that matters)  A word's value is the whole of what it holds,
+      and every CAS computes its new value from the value it expects alone,
+      so a CAS that succeeds on a value seen before is a valid move on what
+      the word holds now.  The one thing read from history is `initial`,
+      "not started": a word never returns to `initial` once it left it,
+      because the front unit of every range claimed or stolen is run before
+      anything can be given back (the holder runs one work-group first),
+      a give-back's begin is past it, and a refill starts past the front
+      unit its thread runs itself; and a range within one initial block
+      never holds units of another.
    W5 (unclaimed bounds what is left)  `unclaimed` == the work-groups in
-      words and in hands (W1) + the sum of every thread's `pending`.  A
-      flush subtracts exactly what its thread handed out since its last
-      flush, so `unclaimed` is never below what is left, and reading 0
-      means nothing is left.  It lags: a thread's hand-outs stay counted
-      until its word is empty, and a thread whose word a thief emptied
-      flushes at its next claim.  Every thread that claims calls wgd_claim
+      words and in hands (W1) + the sum of every thread's `pending`, which
+      includes the ranges it holds.  A flush subtracts exactly what its
+      thread handed out since its last flush, so `unclaimed` is never
+      below what is left, and reading 0 means nothing is left.  It lags: a
+      thread's hand-outs stay counted until its word is empty, and a thread
+      whose word a thief emptied flushes at its next claim.  A thread never
+      flushes while it holds a range of more than one unit (a claim that
+      empties its own word hands out one unit: the half rule), so a
+      give-back takes the units it returns off its own `pending`, and
+      `unclaimed` never goes up.  Every thread that claims calls wgd_claim
       again until it returns false, and a false return has flushed
       (claim_static), so every pending count is flushed by the end.
    W6 (one last call)  A flush is a read-modify-write, so exactly one
@@ -82,17 +102,51 @@
    W7 (one finisher)  `finished` grows by what each thread ran, in one
       fetch-and-add per thread (wgd_finish), and the sum of all is
       num_groups; exactly one call sees it reach num_groups.
+   W8 (sizing and the hunger latch)  Sizing: a claim's k is one at the
+      first claim of a launch and after the latch is set; otherwise it
+      follows the time the thread's previous claim took, now - claimed_at:
+      twice the units of that claim when it took less than half the budget,
+      halved until it fits half the budget when it took more than the
+      budget, else the same; the half rule then caps it.  A holder (a
+      thread holding a range of more than one unit) sets its `holding`
+      before the CAS that takes the range and clears it after giving the
+      rest back, or at its next claim.  A thread whose claim finds no word
+      to take from, with work left (unclaimed > 0), looks at every
+      `holding`: if one is set, it sets the launch's `hungry` latch and
+      returns false with `wait`; a holder reads the latch before each
+      work-group after its range's first, and gives back the unstarted rest
+      (W2, W3: to its word's front, or into its empty word).  Orderings:
+      the holding store comes before a CAS with release, and the looker
+      reads words with acquire before `holding`, so a looker that sees a
+      range gone from a word sees its `holding`; a give-back writes the
+      word with release before clearing `holding` with release, and the
+      looker reads `holding` with acquire before looking at the word
+      again, so a looker that sees `holding` clear sees what came back.
+
+   D1 (the bound)  With the latch, a launch of T threads that start
+      together and are never descheduled ends within
+        (sum + C) / T + 2 * dearest + budget-free terms,
+      where C is the dispatch's own cost (claims and clock reads), and the
+      "budget-free terms" are one claim and one look: when the first thread
+      finds nothing while ranges are held, every thread was busy until
+      then; each holder runs at most one more work-group before it sees the
+      latch and gives its rest back; from then on every claim is of one
+      unit and nothing is held, which is list scheduling again (Graham:
+      + one dearest work-group).  Threads that leave (wgd_range.wait
+      ignored) or are descheduled lose the bound, as under any schedule.
+      tests/sim/ checks it for T = 2 to 256 on profiles whose costs jump
+      1000-fold part-way through.
 
    Under guided, `unclaimed` is the whole state: every claim is a CAS on
    it that takes a chunk from the front, with nothing pending (W5 with
    every `pending` 0; W6 for the CAS that takes the count to 0).
 
-   Memory ordering: block words and `unclaimed` are relaxed everywhere
-   (`pending` is not atomic: only its thread accesses it).
-   The protocol's whole state is in those words; every removal is a CAS,
+   Memory ordering: block words and `unclaimed` are relaxed, but for W8's
+   pairs (`pending` and the other owner-only fields are not atomic).  The
+   protocol's whole state is in those words; every removal is a CAS,
    which acts on the latest value whatever the ordering, and nothing else
-   is read on the strength of a word.  The launch itself is published by
-   the caller (release/acquire, wg_dispatch.h), and the results of
+   is read on the strength of a word but `holding` (W8).  The launch itself is
+   published by the caller (release/acquire, wg_dispatch.h), and the results of
    work-groups are published by wgd_finish (acq_rel).
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
@@ -200,6 +254,19 @@ block_start (uint32_t num_units, unsigned num_threads, unsigned t)
   return (uint32_t)(q * t + (t < r ? t : r));
 }
 
+/* The fields of a block other than its word, as a launch starts.  */
+static void
+init_owner_fields (wgd_block *bk, uint64_t initial)
+{
+  bk->initial = initial;
+  bk->pending = 0;
+  bk->claimed_at = 0;
+  bk->last_units = 0;
+  bk->hold_end = 0;
+  /* relaxed: published with the launch.  */
+  atomic_store_explicit (&bk->holding, 0, memory_order_relaxed);
+}
+
 void
 wgd_launch_init_units (wgd_launch *l, wgd_schedule schedule,
                        uint64_t num_groups, unsigned num_threads,
@@ -226,6 +293,11 @@ wgd_launch_init_units (wgd_launch *l, wgd_schedule schedule,
   l->num_guests = 0;
   l->node_of = NULL;
   l->steal = true;
+  l->clock = NULL;
+  l->clock_arg = NULL;
+  l->budget = 0;
+  /* relaxed: published with the launch, as below.  */
+  atomic_store_explicit (&l->hungry, 0, memory_order_relaxed);
 
   /* relaxed: the launch is published to other threads by the caller with
      release/acquire (see wgd_launch_init in the header).  */
@@ -236,8 +308,7 @@ wgd_launch_init_units (wgd_launch *l, wgd_schedule schedule,
     {
       uint32_t b = block_start (l->num_units, num_threads, t);
       uint32_t e = block_start (l->num_units, num_threads, t + 1);
-      l->blocks[t].initial = pack (b, e);
-      l->blocks[t].pending = 0;
+      init_owner_fields (&l->blocks[t], pack (b, e));
       /* relaxed: published with the launch, as above.  Every word starts
          unstarted (or empty, for blocks of no units).  */
       atomic_store_explicit (&l->blocks[t].word, pack (b, e),
@@ -267,8 +338,7 @@ wgd_launch_set_guests (wgd_launch *l, unsigned num_guests)
     {
       /* Empty as dealt: never taken over, and refilled only by its guest
          (W2).  relaxed: published with the launch.  */
-      l->blocks[g].initial = pack (0, 0);
-      l->blocks[g].pending = 0;
+      init_owner_fields (&l->blocks[g], pack (0, 0));
       atomic_store_explicit (&l->blocks[g].word, pack (0, 0),
                              memory_order_relaxed);
     }
@@ -278,6 +348,16 @@ void
 wgd_launch_set_stealing (wgd_launch *l, bool steal)
 {
   l->steal = steal;
+}
+
+void
+wgd_launch_set_clock (wgd_launch *l,
+                      uint64_t (*clock) (void *arg, unsigned tid), void *arg,
+                      uint64_t budget)
+{
+  l->clock = clock;
+  l->clock_arg = arg;
+  l->budget = budget;
 }
 
 unsigned
@@ -324,43 +404,9 @@ flush (wgd_launch *l, unsigned tid)
   return last;
 }
 
-/* Accounts unit u, just removed from a word by thread tid, as handed out
-   to it (W5), and fills in *out.  now_empty: tid's own word is empty after
-   that removal (or refill), so tid flushes its pending count now.  home:
-   u lies in tid's initial block (for the statistics).  Inlined into both
-   callers: an owner's claim is the hot path of a launch of cheap
-   work-groups, where every instruction per work-group shows.  */
-static inline __attribute__ ((always_inline)) bool
-hand_out (wgd_launch *l, unsigned tid, uint32_t u, bool now_empty, bool home,
-          wgd_range *out, wgd_thread_stats *stats)
-{
-  uint64_t n;
-  if (l->grain == 1)
-    {
-      out->begin = u;
-      out->end = (uint64_t)u + 1;
-      n = 1;
-    }
-  else
-    {
-      out->begin = units_to_groups_begin (l, u);
-      out->end = units_to_groups_end (l, u + 1);
-      n = out->end - out->begin;
-    }
-  WGD_YIELD (l, WGD_AFTER_REMOVE, tid);
-  l->blocks[tid].pending += n;
-  out->last = now_empty && flush (l, tid);
-  if (stats)
-    {
-      stats->claims++;
-      stats->groups += n;
-      stats->home_groups += home ? n : 0;
-    }
-  return true;
-}
-
-/* Whether unit u lies in thread t's initial block: units never straddle
-   blocks, so a unit is either wholly home or not at all.  */
+/* Whether unit u lies in thread t's initial block: a range never holds
+   units of two initial blocks (W4), so a range is wholly home or not at
+   all.  */
 static inline bool
 unit_is_home (const wgd_launch *l, unsigned t, uint32_t u)
 {
@@ -368,35 +414,125 @@ unit_is_home (const wgd_launch *l, unsigned t, uint32_t u)
   return u >= word_begin (init) && u < word_end (init);
 }
 
-/* Claims the front unit of thread tid's own block.  Returns false when
-   it is empty.  */
+/* Accounts units [u, u + n), just removed from a word by thread tid, as
+   handed out to it (W5), and fills in *out.  now_empty: tid's own word is
+   empty after that removal (or refill), so tid flushes its pending count
+   now.  Inlined into both callers: an owner's claim is the hot path of a
+   launch of cheap work-groups.  */
 static inline __attribute__ ((always_inline)) bool
-claim_own (wgd_launch *l, unsigned tid, wgd_range *out,
+hand_out (wgd_launch *l, unsigned tid, uint32_t u, uint32_t n, bool now_empty,
+          wgd_range *out, wgd_thread_stats *stats)
+{
+  wgd_block *bk = &l->blocks[tid];
+  uint64_t groups;
+  if (l->grain == 1)
+    {
+      out->begin = u;
+      out->end = (uint64_t)u + n;
+      groups = n;
+    }
+  else
+    {
+      out->begin = units_to_groups_begin (l, u);
+      out->end = units_to_groups_end (l, u + n);
+      groups = out->end - out->begin;
+    }
+  bk->hold_end = u + n;
+  bk->last_units = n;
+  WGD_YIELD (l, WGD_AFTER_REMOVE, tid);
+  bk->pending += groups;
+  out->last = now_empty && flush (l, tid);
+  if (stats)
+    {
+      stats->claims++;
+      stats->groups += groups;
+      stats->home_groups += unit_is_home (l, tid, u) ? groups : 0;
+    }
+  return true;
+}
+
+/* W8: tells lookers whether tid holds a range it may give back.  Written
+   only when it changes, so that ranges of one unit cost no store.  */
+static inline void
+set_holding (wgd_block *bk, bool holding)
+{
+  /* relaxed load: only the owner writes it.  relaxed store: ordered before
+     lookers by the release CAS or store on the word that follows (W8), or,
+     when clearing, by the release of give_back or of the next removal.  */
+  if ((atomic_load_explicit (&bk->holding, memory_order_relaxed) != 0)
+      != holding)
+    atomic_store_explicit (&bk->holding, holding, memory_order_relaxed);
+}
+
+/* The units of thread tid's next claim, before the half rule (W8's
+   sizing): one at the first claim of the launch and once the hunger latch
+   is set, else from the time the previous claim took against the budget.
+   Reads the clock once.  */
+static inline uint32_t
+claim_size (wgd_launch *l, unsigned tid)
+{
+  wgd_block *bk = &l->blocks[tid];
+  if (l->clock == NULL || wgd_hungry (l))
+    return 1;
+  uint64_t now = l->clock (l->clock_arg, tid);
+  WGD_COUNT (l, WGD_OP_CLOCK, tid);
+  uint64_t took = now - bk->claimed_at;
+  uint32_t last = bk->last_units;
+  bk->claimed_at = now;
+  if (last == 0)
+    return 1;
+  if (took < l->budget / 2)
+    return last < (UINT32_C (1) << 30) ? 2 * last : last;
+  if (took > l->budget)
+    while (last > 1 && took > l->budget / 2)
+      {
+        last /= 2;
+        took /= 2;
+      }
+  return last;
+}
+
+/* The half rule: of a word holding len units, take at most half, or the
+   one unit it holds.  */
+static inline uint32_t
+capped (uint32_t want, uint32_t len)
+{
+  uint32_t half = len / 2 > 0 ? len / 2 : 1;
+  return want < half ? want : half;
+}
+
+/* Claims a range of up to `want` units from the front of thread tid's own
+   block.  Returns false when it is empty.  */
+static inline __attribute__ ((always_inline)) bool
+claim_own (wgd_launch *l, unsigned tid, uint32_t want, wgd_range *out,
            wgd_thread_stats *stats)
 {
-  _Atomic uint64_t *word = &l->blocks[tid].word;
+  wgd_block *bk = &l->blocks[tid];
+  _Atomic uint64_t *word = &bk->word;
   /* relaxed, here and at every block word: see "Memory ordering" above.  */
   uint64_t w = atomic_load_explicit (word, memory_order_relaxed);
-  uint32_t b, e;
+  uint32_t b, e, n;
   for (;;)
     {
       b = word_begin (w);
       e = word_end (w);
       if (b >= e)
         return false; /* empty: only we may write it again (W2) */
+      n = capped (want, e - b);
+      set_holding (bk, n > 1); /* W8: before the CAS */
       WGD_YIELD (l, WGD_AFTER_LOAD_OWN, tid);
-      /* unstarted/started/refilled -> started or empty, front unit.  W3:
-         begin grows; W4: succeeds only on the value read.  On failure w
-         is the new value (a thief moved the end, or took the whole).  */
+      /* unstarted/started/refilled -> started or empty, front range.  W3:
+         only we move the begin; W4: the new value depends on w alone.  On
+         failure w is the new value (a thief moved the end, or took the
+         whole).  release: W8's holding before it.  */
       bool ok = atomic_compare_exchange_weak_explicit (
-          word, &w, pack (b + 1, e), memory_order_relaxed,
+          word, &w, pack (b + n, e), memory_order_release,
           memory_order_relaxed);
       WGD_COUNT (l, ok ? WGD_OP_OWN_RMW : WGD_OP_RMW_FAIL, tid);
       if (ok)
         break;
     }
-  return hand_out (l, tid, b, e - b == 1, unit_is_home (l, tid, b), out,
-                   stats);
+  return hand_out (l, tid, b, n, n == e - b, out, stats);
 }
 
 /* Guests have no node: they, and their words, are local to everybody.  */
@@ -430,13 +566,19 @@ take_from_others (wgd_launch *l, unsigned tid, bool local, uint32_t *b,
           if (same_node (l, tid, v) != local)
             continue;
           _Atomic uint64_t *word = &l->blocks[v].word;
-          uint64_t w = atomic_load_explicit (word, memory_order_relaxed);
+          /* acquire: W8, a range gone from this word shows its taker's
+             holding to our look at it after a failed search.  */
+          uint64_t w = atomic_load_explicit (word, memory_order_acquire);
           WGD_COUNT (l, WGD_OP_PEEK, tid);
           uint32_t n = word_len (w);
           if (n == 0)
             continue;
           if (w == l->blocks[v].initial)
             {
+              /* W8: what we take is in our hands until the refill, where
+                 lookers cannot see it: count it as held from before the
+                 CAS that takes it (release: after it).  */
+              set_holding (&l->blocks[tid], true);
               /* unstarted -> empty.  Succeeds only while the word still
                  equals `initial`, which by W4 means nobody claimed or
                  stole from it: a word never returns to `initial` once it
@@ -444,7 +586,7 @@ take_from_others (wgd_launch *l, unsigned tid, bool local, uint32_t *b,
                  would fail anyway and take the owner's line away.  */
               bool ok = atomic_compare_exchange_strong_explicit (
                   word, &w, pack (word_end (w), word_end (w)),
-                  memory_order_relaxed, memory_order_relaxed);
+                  memory_order_release, memory_order_relaxed);
               WGD_COUNT_CAS (l, ok, tid);
               if (ok)
                 {
@@ -470,12 +612,14 @@ take_from_others (wgd_launch *l, unsigned tid, bool local, uint32_t *b,
       uint32_t k = best_n - best_n / 2;
       uint32_t end = word_end (best_w);
       WGD_YIELD (l, WGD_AFTER_PICK_VICTIM, tid);
+      set_holding (&l->blocks[tid], true); /* W8, as for a takeover */
       /* any non-empty state -> started or empty, back half.  W3: end
-         shrinks; W4: fails if the block changed since we read it (then we
-         look again).  What we remove is now ours alone (W1).  */
+         shrinks; W4: the new value depends on best_w alone, and the CAS
+         fails if the block changed since we read it (then we look again).
+         What we remove is now ours alone (W1).  release: W8.  */
       bool ok = atomic_compare_exchange_strong_explicit (
           &l->blocks[best].word, &best_w, pack (word_begin (best_w), end - k),
-          memory_order_relaxed, memory_order_relaxed);
+          memory_order_release, memory_order_relaxed);
       WGD_COUNT_CAS (l, ok, tid);
       if (ok)
         {
@@ -490,11 +634,14 @@ take_from_others (wgd_launch *l, unsigned tid, bool local, uint32_t *b,
 
 /* Thread tid's block is empty.  On its own node first, then on the others:
    take over an unstarted block whole, or else steal the back half of the
-   fullest block.  Runs the first unit of what it got and keeps the rest
-   as its own block, where others may steal it again.  */
+   fullest block.  Runs the first units of what it got, up to `want` and
+   the half rule, and keeps the rest as its own block, where others may
+   steal it again.  */
 static bool
-steal (wgd_launch *l, unsigned tid, wgd_range *out, wgd_thread_stats *stats)
+steal (wgd_launch *l, unsigned tid, uint32_t want, wgd_range *out,
+       wgd_thread_stats *stats)
 {
+  wgd_block *bk = &l->blocks[tid];
   uint32_t got_b = 0, got_e = 0;
   unsigned victim = 0;
   bool whole = false, got = false;
@@ -503,7 +650,9 @@ steal (wgd_launch *l, unsigned tid, wgd_range *out, wgd_thread_stats *stats)
      which would cost a load of T - 1 lines each time a thread leaves.  */
   bool left = wgd_unclaimed (l) > 0;
   WGD_COUNT (l, WGD_OP_PEEK, tid);
-  for (int pass = 0; pass < 2 && left && !got; ++pass)
+  if (!left)
+    return false;
+  for (int pass = 0; pass < 2 && !got; ++pass)
     {
       bool local = pass == 0;
       if (!local && l->node_of == NULL)
@@ -511,14 +660,20 @@ steal (wgd_launch *l, unsigned tid, wgd_range *out, wgd_thread_stats *stats)
       got = take_from_others (l, tid, local, &got_b, &got_e, &victim, &whole);
     }
   if (!got)
-    return false; /* every block looked empty: all handed out (W5 lag) */
+    {
+      set_holding (bk, false);
+      return false; /* every block looked empty: all handed out (W5 lag) */
+    }
 
+  uint32_t n = capped (want, got_e - got_b);
   WGD_YIELD (l, WGD_AFTER_STEAL, tid);
-  /* empty -> refilled (or stays empty when we got one unit).  A plain
+  set_holding (bk, n > 1);
+  /* empty -> refilled (or stays empty when we run all we got).  A plain
      store is safe by W2: our word is empty and only we write it.  It
-     starts at got_b + 1, past the front unit we run ourselves (W4).  */
-  atomic_store_explicit (&l->blocks[tid].word, pack (got_b + 1, got_e),
-                         memory_order_relaxed);
+     starts past the front unit we run ourselves (W4).  release: W8, what
+     comes back into sight comes with our holding.  */
+  atomic_store_explicit (&bk->word, pack (got_b + n, got_e),
+                         memory_order_release);
   if (stats)
     {
       if (whole)
@@ -528,16 +683,50 @@ steal (wgd_launch *l, unsigned tid, wgd_range *out, wgd_thread_stats *stats)
       if (!same_node (l, tid, victim))
         stats->remote++;
     }
-  return hand_out (l, tid, got_b, got_e - got_b == 1,
-                   unit_is_home (l, tid, got_b), out, stats);
+  return hand_out (l, tid, got_b, n, n == got_e - got_b, out, stats);
+}
+
+/* W8: whether a thread other than tid holds a range it may give back, or
+   work came back into a word since tid looked (then tid should look
+   again).  */
+static bool
+worth_waiting (wgd_launch *l, unsigned tid)
+{
+  const unsigned nt = participants (l);
+  bool held = false;
+  for (unsigned v = 0; v < nt && !held; ++v)
+    /* acquire: pairs with give_back's release clear (W8).  */
+    held
+        = v != tid
+          && atomic_load_explicit (&l->blocks[v].holding, memory_order_acquire)
+                 != 0;
+  if (held)
+    {
+      /* The latch, set once.  relaxed: holders only need to see it
+         eventually (W8); a read first, so that its line is written once
+         per launch, not once per hungry thread.  */
+      if (!wgd_hungry (l))
+        atomic_store_explicit (&l->hungry, 1, memory_order_relaxed);
+      return true;
+    }
+  for (unsigned v = 0; v < nt; ++v)
+    if (v != tid
+        && word_len (
+               atomic_load_explicit (&l->blocks[v].word, memory_order_relaxed))
+               > 0)
+      return true;
+  return false;
 }
 
 /* Thread tid's own word is empty: the rest of claim_static, out of line,
    so that the owner's claim above needs no stack frame of its own.  */
 static __attribute__ ((noinline)) bool
-claim_static_empty (wgd_launch *l, unsigned tid, wgd_range *out,
+claim_static_empty (wgd_launch *l, unsigned tid, uint32_t want, wgd_range *out,
                     wgd_thread_stats *stats)
 {
+  wgd_block *bk = &l->blocks[tid];
+  /* The range we held, if any, is run: nothing of ours to give back.  */
+  set_holding (bk, false);
   /* Our word is empty, maybe emptied by a thief after our last claim:
      flush what we handed out before looking further (W5), so that a
      false return leaves nothing pending.  If that took the count to 0,
@@ -547,7 +736,19 @@ claim_static_empty (wgd_launch *l, unsigned tid, wgd_range *out,
       out->last = true;
       return false;
     }
-  return l->steal && steal (l, tid, out, stats);
+  if (!l->steal)
+    return false;
+  if (steal (l, tid, want, out, stats))
+    return true;
+  /* Nothing to take.  The next claim's timing starts afresh (W8).  */
+  bk->last_units = 0;
+  if (wgd_unclaimed (l) > 0 && worth_waiting (l, tid))
+    {
+      out->wait = true;
+      if (stats)
+        stats->hungry++;
+    }
+  return false;
 }
 
 static bool
@@ -555,11 +756,67 @@ claim_static (wgd_launch *l, unsigned tid, wgd_range *out,
               wgd_thread_stats *stats)
 {
   out->last = false;
+  out->wait = false;
   if (tid >= participants (l))
     return false;
-  if (claim_own (l, tid, out, stats))
+  uint32_t want = claim_size (l, tid);
+  if (claim_own (l, tid, want, out, stats))
     return true;
-  return claim_static_empty (l, tid, out, stats);
+  return claim_static_empty (l, tid, want, out, stats);
+}
+
+void
+wgd_give_back (wgd_launch *l, unsigned tid, wgd_range *r, uint64_t next,
+               wgd_thread_stats *stats)
+{
+  if (l->schedule != WGD_SCHED_STATIC || tid >= participants (l))
+    return;
+  wgd_block *bk = &l->blocks[tid];
+  /* The first unit not started: a unit is run whole (grain > 1).  */
+  uint32_t from = (uint32_t)(next / l->grain + (next % l->grain != 0));
+  uint32_t to = bk->hold_end;
+  if (from < to && next < r->end)
+    {
+      _Atomic uint64_t *word = &bk->word;
+      uint64_t w = atomic_load_explicit (word, memory_order_relaxed);
+      for (;;)
+        {
+          WGD_YIELD (l, WGD_AFTER_LOAD_GIVE, tid);
+          if (word_len (w) == 0)
+            {
+              /* empty -> refilled: W2, only we write an empty word.
+                 release: W8, before the holding clear below.  */
+              atomic_store_explicit (word, pack (from, to),
+                                     memory_order_release);
+              break;
+            }
+          /* started -> started: W3, the word begins where our range ends,
+             and we move its begin back to the first unit we did not start;
+             the units in between are ours (W1).  A thief's CAS on the old
+             value fails, and a CAS on the new one is a valid move (W4).  */
+          bool ok = atomic_compare_exchange_weak_explicit (
+              word, &w, pack (from, word_end (w)), memory_order_release,
+              memory_order_relaxed);
+          WGD_COUNT (l, ok ? WGD_OP_OWN_RMW : WGD_OP_RMW_FAIL, tid);
+          if (ok)
+            break;
+        }
+      uint64_t gb = units_to_groups_begin (l, from);
+      uint64_t returned = units_to_groups_end (l, to) - gb;
+      /* W5: we hold a range, so we have not flushed since it was handed
+         out, and `pending` still counts what we return.  */
+      bk->pending -= returned;
+      bk->hold_end = from;
+      r->end = gb;
+      if (stats)
+        {
+          stats->gave_back++;
+          stats->groups -= returned;
+          stats->home_groups -= unit_is_home (l, tid, from) ? returned : 0;
+        }
+    }
+  /* release: after the word above (W8).  */
+  atomic_store_explicit (&bk->holding, 0, memory_order_release);
 }
 
 static bool
@@ -571,6 +828,7 @@ claim_guided (wgd_launch *l, unsigned tid, wgd_range *out,
      dispenser, and every claim is a CAS on it (W5, W6).  */
   uint64_t rem = atomic_load_explicit (&l->unclaimed, memory_order_relaxed);
   out->last = false;
+  out->wait = false;
   for (;;)
     {
       if (rem == 0)

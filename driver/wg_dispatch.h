@@ -7,17 +7,26 @@
 
    static  One contiguous block of work-groups per thread, split by linear
            index as OpenMP's static schedule does (block sizes differ by at
-           most one).  A thread claims one work-group of its own block at a
-           time.  A thread whose block is empty takes over, whole, the block
-           of a thread that has not started on it; otherwise it steals the
-           back half of the fullest block, runs one work-group of what it
-           got and makes the rest its own block, where it can be stolen
-           again; it looks on its own NUMA node first, then on the others.
-           Nobody holds more than one work-group that others cannot take,
-           so a launch ends within sum / T + the dearest work-group of
-           list scheduling's ideal, whatever the costs.  All of it
+           most one).  A thread claims a range of k work-groups from the
+           front of its own block with one CAS, never more than half of
+           what the block holds, so that thieves always find half; k starts
+           at 1 in each launch and follows the time the thread's previous
+           range took against a budget (wgd_launch_set_clock): it doubles
+           while ranges take less than half the budget and shrinks at once
+           when one takes more.  A thread whose block is empty takes over,
+           whole, the block of a thread that has not started on it;
+           otherwise it steals the back half of the fullest block, runs the
+           first k work-groups of what it got and makes the rest its own
+           block, where it can be stolen again; it looks on its own NUMA
+           node first, then on the others.  A thread that finds nothing
+           while others hold ranges privately raises the launch's hunger
+           latch: holders give the unstarted rest of their ranges back to
+           their blocks (wgd_give_back), and everybody claims one
+           work-group at a time from then on.  So a launch ends within
+           sum / T + twice the dearest work-group + the dispatch costs,
+           whatever the costs (the bound D1 of wg_dispatch.c).  All of it
            is lock-free: each block is one 64-bit word updated by CAS.  The
-           protocol, its block-word states and its invariants (W1-W7) are
+           protocol, its block-word states and its invariants (W1-W8) are
            stated once, at the top of wg_dispatch.c.
 
    guided  PoCL's previous rule, kept exactly: chunk = min (limit,
@@ -48,7 +57,11 @@
      wgd_launch_set_nodes  the same, optional
      wgd_launch_set_stealing  the same, optional (tests and measurements)
      wgd_launch_set_guests the same, optional
+     wgd_launch_set_clock  the same, optional (without: ranges of one)
      wgd_claim             any thread of the launch, any number of times
+     wgd_hungry            a thread running a range, before each of its
+                           work-groups after the first
+     wgd_give_back         the same, once it read wgd_hungry true
      wgd_finish            each thread that ran work-groups, once, at the end
      wgd_unclaimed         anybody, any time: a hint
      wgd_thread_has_work   anybody, any time: a hint (whom to wake)
@@ -90,6 +103,13 @@ extern "C"
        launch from wherever threads look for work.  That call may return
        false (it handed out nothing): callers test `last` either way.  */
     bool last;
+    /* Set with a false return only: nothing is left to claim or steal
+       now, but others hold ranges privately and have been asked to give
+       their unstarted rest back (the hunger latch).  The caller may call
+       wgd_claim again shortly to share it, or leave: leaving is always
+       safe, but the launch's bound (D1 of wg_dispatch.c) counts on threads
+       that come back while any range is held.  */
+    bool wait;
   } wgd_range;
 
   /* Counters of one thread, written by that thread only.  */
@@ -101,6 +121,9 @@ extern "C"
     uint64_t takeovers;   /* whole blocks taken from threads not started */
     uint64_t steals;      /* back halves stolen from started blocks */
     uint64_t remote;      /* ... takeovers and steals across NUMA nodes */
+    uint64_t gave_back;   /* ranges given back to the hunger latch */
+    uint64_t hungry;      /* claims that found nothing while ranges were
+                             held (they raised or saw the latch) */
   } wgd_thread_stats;
 
   /* One thread's block under the static schedule: a packed (begin, end) pair
@@ -114,8 +137,21 @@ extern "C"
     /* Work-groups this thread handed out and has not yet subtracted from
        `unclaimed` (W5 of wg_dispatch.c).  Only this block's owner thread
        reads or writes it; it shares the word's line, which the owner's
-       claims write anyway.  */
+       claims write anyway.  The fields below up to `holding` are the
+       owner's alone too.  */
     uint64_t pending;
+    /* The clock when the owner made its previous claim, and how many units
+       that claim handed out (0: none yet in this launch): what sizes the
+       next claim.  */
+    uint64_t claimed_at;
+    uint32_t last_units;
+    /* One past the last unit of the range the owner holds: where a
+       give-back ends.  */
+    uint32_t hold_end;
+    /* Nonzero while the owner holds a range of more than one unit that it
+       may give back (W8 of wg_dispatch.c).  Written by the owner only; read
+       by threads that found nothing, to decide whether to wait.  */
+    _Atomic uint32_t holding;
   } wgd_block;
 
   typedef struct
@@ -150,6 +186,18 @@ extern "C"
     /* Static: whether a thread whose block is empty may take work from
        other blocks (true unless wgd_launch_set_stealing said otherwise).  */
     bool steal;
+    /* Static: the clock that sizes claims, and their budget in its units
+       (wgd_launch_set_clock); NULL: every claim is of one unit.  */
+    uint64_t (*clock) (void *arg, unsigned tid);
+    void *clock_arg;
+    uint64_t budget;
+
+    /* The hunger latch (W8 of wg_dispatch.c): set once, by the first
+       thread that finds nothing while ranges are held.  On a line of its
+       own, which nothing else writes, because holders read it before each
+       work-group of their ranges.  */
+    alignas (WGD_CACHELINE) _Atomic uint32_t hungry;
+
     wgd_block blocks[];
   } wgd_launch;
 
@@ -195,6 +243,15 @@ extern "C"
      launch.  */
   void wgd_launch_set_guests (wgd_launch *l, unsigned num_guests);
 
+  /* Static: sizes claims by time.  clock (arg, tid) returns the time now
+     on a monotonic clock, for participant tid; it is called once per
+     claim.  budget: how long a range should take at most, in the clock's
+     units.  clock NULL: claims of one unit (the default).  Call after init
+     and before publishing the launch.  No effect on guided.  */
+  void wgd_launch_set_clock (wgd_launch *l,
+                             uint64_t (*clock) (void *arg, unsigned tid),
+                             void *arg, uint64_t budget);
+
   /* Claims the next work-groups for participant tid: a thread
      (0 <= tid < num_threads) or a guest (up to num_threads + num_guests).
      Returns false when every work-group has been handed out, as far as this
@@ -207,6 +264,27 @@ extern "C"
      call: the one that finishes the last work-group.  Release/acquire: what
      every thread did for the launch happens before that call returns.  */
   bool wgd_finish (wgd_launch *l, uint64_t n);
+
+  /* Whether the hunger latch is set: a thread running a range of more than
+     one work-group asks before each work-group after the first, and calls
+     wgd_give_back when it is.  */
+  static inline bool wgd_hungry (wgd_launch *l)
+  {
+    /* relaxed: a request, read once per work-group on a line written once
+       per launch; a holder that sees it late gives back a little later
+       (W8).  Nothing else is read on the strength of it.  */
+    return atomic_load_explicit (&l->hungry, memory_order_relaxed) != 0;
+  }
+
+  /* Gives the unstarted rest of participant tid's range r, from work-group
+     `next` on, back to tid's block, where others can steal it, and
+     shortens r to what tid must still run: r->end becomes `next`, or the
+     start of the next unit when a unit is several work-groups.  r is the
+     range wgd_claim last handed to tid, and next lies in (r->begin,
+     r->end].  Nothing to give back is not an error.  stats may be NULL;
+     the groups given back leave its counts.  */
+  void wgd_give_back (wgd_launch *l, unsigned tid, wgd_range *r, uint64_t next,
+                      wgd_thread_stats *stats);
 
   /* Unclaimed work-groups, read without ordering: a hint for skipping a
      launch.  0 means every work-group has been handed out.  */
@@ -253,6 +331,7 @@ extern "C"
                               from, before its CAS */
     WGD_AFTER_STEAL,       /* steal: took work, before refilling own word */
     WGD_AFTER_LOAD_GUIDED, /* claim_guided: read unclaimed, before its CAS */
+    WGD_AFTER_LOAD_GIVE,   /* give_back: read own word, before writing it */
     WGD_NUM_YIELD_POINTS
   } wgd_yield_point;
 
@@ -268,6 +347,7 @@ extern "C"
                         `unclaimed` */
     WGD_OP_OWN_RMW,  /* a CAS that changed the thread's own block word,
                         whose line other threads touch only to steal */
+    WGD_OP_CLOCK,    /* a read of the launch's clock */
     WGD_NUM_OPS
   } wgd_op;
 

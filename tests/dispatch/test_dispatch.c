@@ -14,6 +14,11 @@
      - the claimed ranges never overlap and the counters add up.
      - exactly one wgd_claim call is flagged last.
    Static schedule only:
+     - the same with claims sized by the real clock against small budgets
+       (so that ranges grow, shrink and are given back), threads running
+       each range a work-group at a time, asking wgd_hungry before each
+       after the first and giving the rest back, and claiming again when
+       a claim says to wait;
      - a launch whose thread L starts only after the launch has finished
        was finished by the others, who took L's block over whole;
      - launches in units of several work-groups (a cap on units, and
@@ -67,6 +72,8 @@ typedef struct
   unsigned flat_ns; /* cost of a work-group with COST_FLAT; 0: 200 ns */
   int two_nodes;    /* threads split over two NUMA nodes */
   unsigned guests;  /* participants beyond the threads (blocks empty) */
+  uint64_t budget;  /* static: claims sized by the real clock against this
+                       budget (ns), with the hunger latch; 0: claims of one */
 } run_config;
 
 typedef struct
@@ -87,7 +94,19 @@ typedef struct
   uint64_t ran;
   uint64_t ran_home;
   unsigned lasts; /* claims flagged as taking the last work-groups */
+  uint64_t waits; /* claims that said to wait */
 } thread_arg;
+
+/* The launch's clock for sized claims: the real one.  */
+static uint64_t
+real_clock (void *arg, unsigned tid)
+{
+  (void)arg;
+  (void)tid;
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 static uint32_t
 xorshift (uint32_t *state)
@@ -161,6 +180,14 @@ worker (void *p)
       bool more = wgd_claim (s->launch, a->tid, &r, &a->stats);
       /* `last` is set on every return, a false one included.  */
       a->lasts += r.last;
+      if (!more && r.wait)
+        {
+          /* Others hold ranges and were asked for them back: look again,
+             leaving the CPU to them (more threads than cores).  */
+          a->waits++;
+          sched_yield ();
+          continue;
+        }
       if (!more)
         break;
       CHECK (r.begin < r.end && r.end <= cfg->groups,
@@ -168,6 +195,13 @@ worker (void *p)
              r.end, cfg->groups);
       for (uint64_t g = r.begin; g < r.end && g < cfg->groups; ++g)
         {
+          if (g > r.begin && wgd_hungry (s->launch))
+            {
+              wgd_give_back (s->launch, a->tid, &r, g, &a->stats);
+              CHECK (r.end >= g, "give-back cut the range below %" PRIu64, g);
+              if (g >= r.end)
+                break;
+            }
           atomic_fetch_add_explicit (&s->seen[g], 1, memory_order_relaxed);
           if (cfg->schedule == WGD_SCHED_STATIC
               && wgd_home_thread (s->launch, g) == a->tid)
@@ -199,6 +233,10 @@ new_launch (unsigned threads, unsigned guests)
   return l;
 }
 
+/* Over every launch with sized claims: ranges given back and claims that
+   said to wait (printed: how often real threads took those paths).  */
+static uint64_t sized_gave_back, sized_waits, sized_claims, sized_groups;
+
 /* Runs one launch; returns the fraction of groups run on their home
    thread.  */
 static double
@@ -212,6 +250,8 @@ run_one (const run_config *cfg)
                    cfg->threads);
   if (cfg->guests > 0)
     wgd_launch_set_guests (s.launch, cfg->guests);
+  if (cfg->budget > 0)
+    wgd_launch_set_clock (s.launch, real_clock, NULL, cfg->budget);
   /* Threads, then guests: each claims as participant tid.  */
   const unsigned np = cfg->threads + cfg->guests;
   int nodes[64];
@@ -251,6 +291,13 @@ run_one (const run_config *cfg)
       home += args[t].ran_home;
       stat_groups += args[t].stats.groups;
       lasts += args[t].lasts;
+      if (cfg->budget > 0)
+        {
+          sized_gave_back += args[t].stats.gave_back;
+          sized_waits += args[t].waits;
+          sized_claims += args[t].stats.claims;
+          sized_groups += args[t].stats.groups;
+        }
     }
   CHECK (lasts == (cfg->groups > 0 ? 1u : 0u),
          "%s T=%u G=%" PRIu64 ": %u calls flagged last",
@@ -312,12 +359,24 @@ exactly_once_matrix (int quick)
                                i * 31 + T,
                                0,
                                (int)(i % 3 == 1),
-                               (i + T) % 2 ? (i + T) % (MAX_GUESTS + 1) : 0 };
+                               (i + T) % 2 ? (i + T) % (MAX_GUESTS + 1) : 0,
+                               0 };
             run_one (&cfg);
             ++runs;
+            /* Static again with sized claims: budgets of 0.5 and 5 us,
+               so that ranges grow past one and are given back.  */
+            if (sc == WGD_SCHED_STATIC)
+              {
+                cfg.budget = i % 2 ? 500 : 5000;
+                run_one (&cfg);
+                ++runs;
+              }
           }
       }
-  printf ("exactly-once: %u launches checked\n", runs);
+  printf ("exactly-once: %u launches checked; with sized claims, %" PRIu64
+          " claims handed out %" PRIu64 " groups, %" PRIu64
+          " ranges were given back, %" PRIu64 " claims said to wait\n",
+          runs, sized_claims, sized_groups, sized_gave_back, sized_waits);
 }
 
 /* Balanced, no delays, threads <= cores: the fraction of work-groups run
@@ -332,9 +391,16 @@ static_locality (void)
   unsigned T = cores >= 4 ? 4 : (cores >= 2 ? 2 : 1);
   void (*saved) (wgd_launch *, wgd_yield_point, unsigned) = wgd_yield_hook;
   wgd_yield_hook = NULL;
-  run_config cfg = {
-    WGD_SCHED_STATIC, T, 20000ull * T, COST_FLAT, DELAY_NONE, 17u, 5000, 0, 0
-  };
+  run_config cfg = { WGD_SCHED_STATIC,
+                     T,
+                     20000ull * T,
+                     COST_FLAT,
+                     DELAY_NONE,
+                     17u,
+                     5000,
+                     0,
+                     0,
+                     0 };
   double f = run_one (&cfg);
   wgd_yield_hook = saved;
   printf ("static locality, %u threads, balanced: %.4f on home thread "

@@ -663,6 +663,240 @@ guest_is_local (void)
   printf ("a guest's word is local to every node\n");
 }
 
+/* SIZED CLAIMS AND THE HUNGER LATCH (W8 of wg_dispatch.c).  The launch's
+   clock is scripted: each thread's time is what the test says.  */
+static uint64_t script_now[MAX_T];
+
+static uint64_t
+scripted_clock (void *arg, unsigned tid)
+{
+  (void)arg;
+  return script_now[tid];
+}
+
+/* Thread tid gives the rest of r back from work-group `next` on, and the
+   script forgets what came back.  */
+static void
+give_back (script *s, unsigned tid, wgd_range *r, uint64_t next)
+{
+  uint64_t old_end = r->end;
+  wgd_give_back (s->l, tid, r, next, &s->st[tid]);
+  for (uint64_t g = r->end; g < old_end; ++g)
+    s->seen[g]--;
+  s->handed -= old_end - r->end;
+}
+
+static uint64_t
+word_of (const script *s, unsigned t, uint32_t *b, uint32_t *e)
+{
+  uint64_t w = atomic_load (&s->l->blocks[t].word);
+  *b = (uint32_t)(w >> 32);
+  *e = (uint32_t)w;
+  return w;
+}
+
+/* Claims double while ranges take less than half the budget, stay while
+   they take half to all of it, halve at once (as far as needed) when one
+   takes more, never take more than half the word, and are of one unit
+   without a clock.  T = 1, G = 1000, budget 100.  */
+static void
+sizing (void)
+{
+  script s;
+  script_open (&s, WGD_SCHED_STATIC, 1, 1000);
+  wgd_launch_set_clock (s.l, scripted_clock, NULL, 100);
+  /* took: time since the previous claim; want: its size.  */
+  static const struct
+  {
+    uint64_t took, want;
+  } steps[] = {
+    { 0, 1 },   /* the first claim of a launch */
+    { 10, 2 },  /* < budget / 2: doubles */
+    { 49, 4 },  /* still < 50 */
+    { 1, 8 },   /* */
+    { 50, 8 },  /* from 50 to 100: stays */
+    { 100, 8 }, /* */
+    { 101, 4 }, /* > 100: halved once, to 50.5 per range, > 50: */
+    { 0, 8 },   /* ... (that was 4: 101 / 2 = 50 fits) then doubles */
+    { 400, 1 }, /* 400 -> 200, 100, 50: 8 -> 1 */
+    { 10, 2 },  /* */
+  };
+  script_now[0] = 1000;
+  wgd_range r;
+  for (unsigned i = 0; i < sizeof (steps) / sizeof (steps[0]); ++i)
+    {
+      script_now[0] += steps[i].took;
+      CHECK (claim (&s, 0, &r) && r.end - r.begin == steps[i].want,
+             "sizing step %u (took %" PRIu64 "): %" PRIu64
+             " work-groups, want %" PRIu64,
+             i, steps[i].took, r.end - r.begin, steps[i].want);
+    }
+  /* The half rule: the word holds 1000 - 47 = 953; want 4 ... grow it.  */
+  uint64_t got = 0;
+  for (int i = 0; i < 12; ++i)
+    {
+      uint32_t b, e;
+      word_of (&s, 0, &b, &e);
+      claim (&s, 0, &r);
+      got = r.end - r.begin;
+      CHECK (got <= (e - b > 1 ? (e - b) / 2 : 1),
+             "claim of %" PRIu64 " from a word of %u: more than half", got,
+             e - b);
+    }
+  CHECK (got < 1000 / 2 && got > 1, "after doubling, claims of %" PRIu64, got);
+  drain (&s, 0);
+  script_close (&s, "sizing");
+
+  /* No clock: one unit per claim, however fast.  */
+  script_open (&s, WGD_SCHED_STATIC, 1, 100);
+  for (int i = 0; i < 10; ++i)
+    CHECK (claim (&s, 0, &r) && r.end - r.begin == 1,
+           "no clock: a claim of %" PRIu64, r.end - r.begin);
+  drain (&s, 0);
+  script_close (&s, "no clock");
+  printf ("claims are sized by time, at most half the word\n");
+}
+
+/* T = 2, G = 64 (blocks of 32), a clock that never moves: claims double.
+   Thread 0 claims [0, 1), [1, 3), [3, 7), [7, 15) and holds the last
+   range, having run [7, 8).  Thread 1 runs its block and steals thread
+   0's word [15, 32) away, then finds nothing while thread 0 holds: it
+   sets the latch and is told to wait.  Thread 0 sees the latch and gives
+   [8, 15) back into its empty word; from then on every claim is of one
+   unit, and thread 1 steals what came back.  */
+static void
+hunger_latch (void)
+{
+  script s;
+  script_open (&s, WGD_SCHED_STATIC, 2, 64);
+  wgd_launch_set_clock (s.l, scripted_clock, NULL, 100);
+  script_now[0] = script_now[1] = 5;
+  wgd_range r, held;
+  static const uint64_t front[] = { 0, 1, 3, 7, 15 };
+  for (int i = 0; i < 4; ++i)
+    CHECK (claim (&s, 0, &held) && held.begin == front[i]
+               && held.end == front[i + 1],
+           "thread 0's claim %d is [%" PRIu64 ", %" PRIu64 ")", i, held.begin,
+           held.end);
+  CHECK (!wgd_hungry (s.l), "latch set too early");
+  /* Thread 1: own block, then everything of thread 0's word.  */
+  unsigned rounds = 0;
+  while (claim (&s, 1, &r) && ++rounds < 64)
+    ;
+  CHECK (!r.last && r.wait && wgd_hungry (s.l) && s.st[1].hungry == 1,
+         "thread 1 found nothing: wait %d, latch %d, hungry %" PRIu64
+         " (want 1, 1, 1)",
+         r.wait, wgd_hungry (s.l), s.st[1].hungry);
+  uint32_t b, e;
+  word_of (&s, 0, &b, &e);
+  CHECK (b >= e, "thread 0's word [%u, %u) not empty", b, e);
+  give_back (&s, 0, &held, 8);
+  word_of (&s, 0, &b, &e);
+  CHECK (held.end == 8 && b == 8 && e == 15 && s.st[0].gave_back == 1,
+         "gave back: range ends at %" PRIu64 ", word [%u, %u); want 8, "
+         "[8, 15)",
+         held.end, b, e);
+  CHECK (claim (&s, 1, &r) && r.end - r.begin == 1 && r.begin == 11,
+         "thread 1 after the give-back: [%" PRIu64 ", %" PRIu64
+         "), want [11, 12)",
+         r.begin, r.end);
+  CHECK (claim (&s, 0, &r) && r.begin == 8 && r.end == 9,
+         "thread 0 after its give-back: [%" PRIu64 ", %" PRIu64
+         "), want [8, 9)",
+         r.begin, r.end);
+  unsigned order[] = { 0, 1 };
+  run_rounds (&s, order, 2);
+  CHECK (SUM (&s, gave_back) == 1, "%" PRIu64 " give-backs",
+         SUM (&s, gave_back));
+  script_close (&s, "hunger latch");
+  printf ("the hunger latch makes a holder give its rest back\n");
+}
+
+/* A give-back racing a steal: thread 0 holds [7, 15) with [15, 32) in its
+   word; between its load of the word and its CAS, thread 1 (block run)
+   steals the back half [23, 32) (sized: it keeps [24, 32) or more in its
+   word).  The give-back's CAS fails, and it retries on what is left:
+   thread 0's word becomes [8, 23).  */
+static void
+give_back_races_steal (void)
+{
+  script s;
+  script_open (&s, WGD_SCHED_STATIC, 2, 64);
+  wgd_launch_set_clock (s.l, scripted_clock, NULL, 100);
+  script_now[0] = script_now[1] = 5;
+  wgd_range held;
+  for (int i = 0; i < 4; ++i)
+    claim (&s, 0, &held);
+  drain_own (&s, 1);
+  arm (&s, 0, WGD_AFTER_LOAD_GIVE, 1);
+  give_back (&s, 0, &held, 8);
+  disarm ();
+  uint32_t b, e;
+  word_of (&s, 0, &b, &e);
+  CHECK (hook.fired && hook.then_found && hook.then_range.begin == 23
+             && s.st[1].steals == 1,
+         "thief's range [%" PRIu64 ", %" PRIu64 "), want it from 23",
+         hook.then_range.begin, hook.then_range.end);
+  CHECK (held.end == 8 && b == 8 && e == 23,
+         "after the race: range ends at %" PRIu64
+         ", word [%u, %u); want 8, [8, 23)",
+         held.end, b, e);
+  unsigned order[] = { 1, 0 };
+  run_rounds (&s, order, 2);
+  script_close (&s, "give-back races a steal");
+  printf ("a give-back racing a steal retries on what is left\n");
+}
+
+/* A give-back into a word emptied meanwhile, racing a takeover: T = 3 on
+   nodes {0, 1, 1}, G = 96 (blocks of 32).  Thread 2 runs its block, takes
+   its node-mate's block 1 over and claims on until it holds a range of
+   several units.  Thread 1 steals thread 2's word empty and runs what it
+   stole.  Between thread 2's load of its (empty) word and its store of
+   the give-back, thread 1, with nothing left on its node, takes block 0
+   over.  The store refills thread 2's word, and everything runs once.  */
+static void
+give_back_races_takeover (void)
+{
+  static const int nodes[3] = { 0, 1, 1 };
+  script s;
+  script_open (&s, WGD_SCHED_STATIC, 3, 96);
+  wgd_launch_set_nodes (s.l, nodes);
+  wgd_launch_set_clock (s.l, scripted_clock, NULL, 100);
+  for (int t = 0; t < 3; ++t)
+    script_now[t] = 5;
+  wgd_range r, held;
+  drain_own (&s, 2);
+  CHECK (claim (&s, 2, &held) && held.begin == 32 && s.st[2].takeovers == 1,
+         "thread 2's takeover at %" PRIu64 ", want 32", held.begin);
+  while (held.end - held.begin < 4)
+    claim (&s, 2, &held);
+  uint32_t b, e;
+  unsigned n = 0;
+  while (word_of (&s, 2, &b, &e), b < e && ++n < 96)
+    CHECK (claim (&s, 1, &r), "thread 1 cannot steal from thread 2");
+  drain_own (&s, 1);
+  CHECK (s.st[1].takeovers == 0, "thread 1 took a block over too early");
+  uint64_t mid = held.begin + 1, old_end = held.end;
+  arm (&s, 2, WGD_AFTER_LOAD_GIVE, 1);
+  give_back (&s, 2, &held, mid);
+  disarm ();
+  CHECK (hook.fired && hook.then_found && hook.then_range.begin == 0
+             && s.st[1].takeovers == 1 && s.st[1].remote == 1,
+         "thread 1 during the give-back: [%" PRIu64 ", %" PRIu64 "), %" PRIu64
+         " takeovers; want block 0 taken over",
+         hook.then_range.begin, hook.then_range.end, s.st[1].takeovers);
+  word_of (&s, 2, &b, &e);
+  CHECK (held.end == mid && b == mid && e == old_end,
+         "give-back into an empty word: range ends at %" PRIu64
+         ", word [%u, %u), want [%" PRIu64 ", %" PRIu64 ")",
+         held.end, b, e, mid, old_end);
+  unsigned order[] = { 1, 2, 0 };
+  run_rounds (&s, order, 3);
+  script_close (&s, "give-back into an emptied word");
+  printf ("a give-back refills an emptied word while a block is taken "
+          "over\n");
+}
+
 int
 main (void)
 {
@@ -680,5 +914,9 @@ main (void)
   guest_takes_small_launch ();
   steal_back_from_guest ();
   guest_is_local ();
+  sizing ();
+  hunger_latch ();
+  give_back_races_steal ();
+  give_back_races_takeover ();
   return check_finish ("interleave");
 }

@@ -1,8 +1,9 @@
 /* wg_dispatch.pml - Spin model of the static schedule's claim/steal
    protocol of driver/wg_dispatch.c (claim_static, claim_own,
-   take_from_others, steal, hand_out, flush, wgd_finish), as
-   pt_launch_participate and find_launch drive it.  W1..W7 are the invariants stated at the top of
-   wg_dispatch.c.
+   take_from_others, steal, hand_out, flush, wgd_finish, and with SIZED
+   claim_size's ranges, worth_waiting and wgd_give_back), as
+   pt_launch_participate and find_launch drive it.  W1..W8 are the
+   invariants stated at the top of wg_dispatch.c.
 
    Granularity: every load of a block word, every CAS, the refill store
    and each read-modify-write of `unclaimed` or `finished` is one atomic
@@ -20,7 +21,17 @@
    GUESTS (0 or 1), participants after the threads whose block is dealt
    empty (wgd_launch_set_guests: an application thread waiting for the
    launch), on no node (local to everybody), which join like any thread
-   that did not launch: any time, or never.
+   that did not launch: any time, or never.  SIZED (0 or 1): claims of
+   several units (W8): an owner's claim and a thief's first hand-out take
+   any k from 1 to the half rule's cap (k follows time in the code; every
+   k the cap allows is explored), or 1 once the thread saw the hunger
+   latch at the start of its claim; a holder reads the latch before each
+   work-group after its range's first and gives the rest back (two steps:
+   the load of its word, then the CAS or the store); a thread that finds
+   nothing while another holds, or while a word is not empty, may claim
+   again (it sets the latch when someone holds), or leave (a caller may
+   ignore `wait`).  Run SIZED configurations under weak fairness: a
+   waiting thread spins until the holder takes a step.
 
    Checked (tests/model/run_spin.sh), for every interleaving:
    - W1 and W5 (conservation): at every step that changes a word, a
@@ -41,6 +52,10 @@
      wgd_finish call sees it reach G, when every work-group has run;
    - the launch is retired (taken out of the list) exactly once, by the
      `last` claimer;
+   - with SIZED, W2 and W3 at each give-back: a word its owner read empty
+     is still empty when it stores into it, and a word read not empty
+     begins where the owner's range ends; and every check above with
+     ranges held, given back and stolen from the given-back words;
    - with NODES = 2, steal()'s two passes are followed: take_from_others
      among the thief's own node's threads, and only when it finds
      nothing, among the other nodes' threads;
@@ -69,8 +84,11 @@
    - memory ordering: every step is sequentially consistent.  The C code
      is relaxed on the block words and `unclaimed`, which is sound because
      every removal is a read-modify-write ("Memory ordering" in
-     wg_dispatch.c); the ThreadSanitizer build of the unit tests covers
-     the rest;
+     wg_dispatch.c); W8's release/acquire pairs on `holding` only make a
+     looker's decision to wait exact, and a looker that leaves is modelled
+     anyway; the ThreadSanitizer build of the unit tests covers the rest;
+   - how k is chosen (claim_size: time against a budget): every k the half
+     rule allows is explored instead;
    - the guided schedule (a single CAS on `unclaimed`), statistics, the
      `steal` switch off (owners only claim their own words: nothing
      interleaves), wgd_thread_has_work, launch reference counts, and who
@@ -80,7 +98,7 @@
    - sizes beyond the configurations above.
 
    Build: spin -a -DNT=3 -DG=6 [-DNODES=2] [-DLAUNCHER=2] [-DGUESTS=1]
-   wg_dispatch.pml
+   [-DSIZED=1] wg_dispatch.pml
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -121,6 +139,13 @@ byte we[NP];   /*             end */
 byte ran[G + 1]; /* + 1: Spin has no empty arrays */
 
 byte unclaimed = G;
+#ifndef SIZED
+#define SIZED 0
+#endif
+#if SIZED
+bit holding[NP]; /* W8: holds a range of more than one unit */
+bit hungry;      /* the launch's latch */
+#endif
 bit linked = 1;  /* the launch is in the pool's list */
 byte lasts;      /* calls flagged last */
 byte finished;
@@ -176,6 +201,10 @@ proctype worker (byte tid)
 {
   byte b, e, k, i, v, best, bb, be, gb, ge, done;
   bit last, pass, dry;
+#if SIZED
+  byte rb;  /* where the range in hand began */
+  bit h;    /* the latch as seen at the start of this claim */
+#endif
 
   if
   :: tid == LAUNCHER -> goto claim
@@ -189,21 +218,34 @@ join:
   fi;
 
 claim:
-  /* claim_own: load our word */
+  /* claim_own: load our word (and claim_size: read the latch) */
   atomic {
     b = wb[tid]; e = we[tid];
+#if SIZED
+    h = hungry;
+#endif
     if
     :: e > b -> skip
     :: else -> b = 0; e = 0; goto own_empty
     fi
   };
-  /* its CAS: the front unit; `dry` if that emptied the word */
+  /* its CAS: the front unit, or with SIZED a front range of any size the
+     half rule allows; `dry` if that emptied the word */
   atomic {
     if
     :: (wb[tid] == b && we[tid] == e) ->
-       wb[tid] = b + 1; pending[tid] = pending[tid] + 1;
-       gb = b; ge = b + 1; dry = (e - b == 1);
-       b = 0; e = 0;
+       k = 1;
+#if SIZED
+       do
+       :: (!h && k < (e - b) / 2) -> k++
+       :: break
+       od;
+       holding[tid] = (k > 1);
+       rb = b;
+#endif
+       wb[tid] = b + k; pending[tid] = pending[tid] + k;
+       gb = b; ge = b + k; dry = (e - b == k);
+       b = 0; e = 0; k = 0;
        check_conservation ()
     :: else -> b = 0; e = 0; goto claim
     fi
@@ -211,6 +253,10 @@ claim:
   goto claimed;
 
 own_empty:
+#if SIZED
+  /* claim_static_empty: the range we held is run */
+  holding[tid] = 0;
+#endif
   /* claim_static: our word is empty; flush before looking further.  A
      flush that takes the count to 0 makes this empty-handed call the
      last one. */
@@ -245,6 +291,9 @@ scan:
           :: (IE (v) > IB (v) && wb[v] == IB (v) && we[v] == IE (v)) ->
              /* unstarted -> empty: a takeover */
              wb[v] = IE (v); held[tid] = IE (v) - IB (v);
+#if SIZED
+             holding[tid] = 1; /* W8: in our hands till the refill */
+#endif
              gb = IB (v); ge = IE (v);
              i = 0; v = 0; best = 0; bb = 0; be = 0;
              check_conservation ();
@@ -266,7 +315,7 @@ scan:
      /* every block of this pass looked empty */
      if
      :: (pass == 0 && NODES > 1) -> pass = 1; best = 0; goto scan
-     :: else -> pass = 0; best = 0; goto leave
+     :: else -> pass = 0; best = 0; goto found_nothing
      fi
   :: else -> skip
   fi;
@@ -276,6 +325,9 @@ scan:
     if
     :: (wb[best] == bb && we[best] == be) ->
        we[best] = be - k; held[tid] = k;
+#if SIZED
+       holding[tid] = 1; /* W8: in our hands till the refill */
+#endif
        gb = be - k; ge = be;
        k = 0; best = 0; bb = 0; be = 0;
        check_conservation ()
@@ -286,15 +338,25 @@ scan:
   };
 
 got:
-  /* hand out the first unit of what we got, refill our empty word with
-     the rest (W2: only we write it) */
+  /* hand out the first unit of what we got (with SIZED, the first k the
+     half rule allows), refill our empty word with the rest (W2: only we
+     write it) */
   atomic {
-    wb[tid] = gb + 1; we[tid] = ge;
+    k = 1;
+#if SIZED
+    do
+    :: (!h && k < (ge - gb) / 2) -> k++
+    :: break
+    od;
+    holding[tid] = (k > 1);
+    rb = gb;
+#endif
+    wb[tid] = gb + k; we[tid] = ge;
     held[tid] = 0;
-    pending[tid] = pending[tid] + 1;
-    dry = (ge - gb == 1);
-    ge = gb + 1;
-    pass = 0;
+    pending[tid] = pending[tid] + k;
+    dry = (ge - gb == k);
+    ge = gb + k;
+    pass = 0; k = 0;
     check_conservation ()
   };
 
@@ -316,6 +378,13 @@ claimed:
   :: gb < ge ->
 progress:
      atomic {
+#if SIZED
+       /* wgd_hungry before each work-group after the range's first */
+       if
+       :: (gb > rb && hungry) -> goto give_back
+       :: else -> skip
+       fi;
+#endif
        ran[gb]++;
        assert (ran[gb] == 1);
        done++;
@@ -328,6 +397,62 @@ progress:
   :: else -> break
   od;
   goto claim;
+
+#if SIZED
+give_back:
+  /* wgd_give_back: [gb, ge) back to our word.  Load it ... */
+  atomic { b = wb[tid]; e = we[tid] };
+  /* ... then store into it if it was empty, or CAS its begin back */
+  atomic {
+    if
+    :: (e <= b) ->
+       assert (we[tid] <= wb[tid]); /* W2: nobody else wrote it */
+       wb[tid] = gb; we[tid] = ge
+    :: (e > b && wb[tid] == b && we[tid] == e) ->
+       assert (b == ge); /* W3: it begins where our range ends */
+       wb[tid] = gb
+    :: else -> b = 0; e = 0; goto give_back
+    fi;
+    /* W5: we have not flushed since the range was handed out */
+    assert (pending[tid] >= ge - gb);
+    pending[tid] = pending[tid] - (ge - gb);
+    holding[tid] = 0;
+    gb = 0; ge = 0; b = 0; e = 0; rb = 0;
+    check_conservation ()
+  };
+  goto claim;
+#endif
+
+found_nothing:
+#if SIZED
+  /* worth_waiting, with something left: another holds (then raise the
+     latch) or a word is not empty.  Then claim again, or leave, as a
+     caller may. */
+  atomic {
+    if
+    :: (unclaimed > 0) ->
+       v = 0;
+       do
+       :: v < NP ->
+          if
+          :: (v != tid && holding[v]) -> k = 1; hungry = 1
+          :: (v != tid && !holding[v] && we[v] > wb[v]) -> k = 1
+          :: else -> skip
+          fi;
+          v++
+       :: else -> break
+       od;
+       v = 0
+    :: else -> skip
+    fi
+  };
+  if
+  :: k -> k = 0; goto claim
+  :: k -> k = 0; goto leave
+  :: else -> goto leave
+  fi;
+#endif
+  goto leave;
 
 retire_and_leave:
   atomic { linked = 0; last = 0 };

@@ -13,6 +13,7 @@ sim_schedule_name (sim_schedule s)
 {
   static const char *const names[SIM_NUM_SCHEDULES]
       = { [SIM_STATIC] = "static",
+          [SIM_STATIC_ONE] = "static-1",
           [SIM_GUIDED] = "guided",
           [SIM_OMP_STEAL] = "omp-steal" };
   return (unsigned)s < SIM_NUM_SCHEDULES ? names[s] : "?";
@@ -29,6 +30,9 @@ sim_profile_name (sim_profile p)
     [SIM_PERIOD_T] = "period T",
     [SIM_ONE_BLOCK] = "one dear block",
     [SIM_HEAVY_TAIL] = "heavy tail",
+    [SIM_JUMP_ONCE] = "jump 1000x once",
+    [SIM_JUMP_BLOCKS] = "jump 1000x per block",
+    [SIM_JUMP_OFTEN] = "jump 1000x often",
   };
   return (unsigned)p < SIM_NUM_PROFILES ? names[p] : "?";
 }
@@ -83,6 +87,24 @@ sim_costs (sim_profile p, unsigned threads, uint64_t groups, uint64_t *cost)
               c = 1;
           }
           break;
+        case SIM_JUMP_ONCE:
+          c = g >= groups * 5 / 8 ? 1000 : 1;
+          break;
+        case SIM_JUMP_BLOCKS:
+          {
+            /* The balanced split's block of g: the first r blocks have
+               q + 1 groups.  */
+            uint64_t q = groups / threads, r = groups % threads;
+            uint64_t t
+                = g < r * (q + 1) ? g / (q + 1) : r + (g - r * (q + 1)) / q;
+            uint64_t b = q * t + (t < r ? t : r);
+            uint64_t e = b + q + (t < r);
+            c = g >= e - (e - b) / 8 ? 1000 : 1;
+          }
+          break;
+        case SIM_JUMP_OFTEN:
+          c = g % 208 >= 200 ? 1000 : 1;
+          break;
         default:
           break;
         }
@@ -100,6 +122,13 @@ count_op (wgd_launch *l, wgd_op op, unsigned tid)
   (void)tid;
   if (counting != NULL && (unsigned)op < WGD_NUM_OPS)
     counting->ops[op]++;
+}
+
+/* The launch's clock: the virtual time of the thread asking.  */
+static uint64_t
+sim_clock (void *arg, unsigned tid)
+{
+  return ((const uint64_t *)arg)[tid];
 }
 
 /* A model of LLVM OpenMP's static_steal (kmp_dispatch.cpp) for comparison:
@@ -217,6 +246,31 @@ range_end (const sim_config *c, unsigned tid, uint64_t t, uint64_t work)
   return end;
 }
 
+/* One simulated thread's range in hand: groups [next, range.end) are
+   still to run.  */
+typedef struct
+{
+  wgd_range range;
+  uint64_t next;
+  bool waiting; /* its last claim said to wait */
+} sim_hand;
+
+/* The next thread to step: the lowest clock among active threads; among
+   equals one that is not waiting, then the lowest index.  T if none.
+   busy_only: among the threads that are not waiting only.  */
+static unsigned
+pick (unsigned T, const uint64_t *clock, const bool *active, const sim_hand *h,
+      bool busy_only)
+{
+  unsigned t = T;
+  for (unsigned i = 0; i < T; ++i)
+    if (active[i] && !(busy_only && h[i].waiting)
+        && (t == T || clock[i] < clock[t]
+            || (clock[i] == clock[t] && h[t].waiting && !h[i].waiting)))
+      t = i;
+  return t;
+}
+
 void
 sim_run (const sim_config *c, sim_result *r)
 {
@@ -233,13 +287,14 @@ sim_run (const sim_config *c, sim_result *r)
   unsigned char *seen = calloc (c->groups ? c->groups : 1, 1);
   uint64_t *clock = calloc (T, sizeof (uint64_t));
   bool *active = calloc (T, sizeof (bool));
+  sim_hand *hand = calloc (T, sizeof (sim_hand));
   wgd_thread_stats *st = calloc (T, sizeof (wgd_thread_stats));
   size_t bytes = wgd_launch_size (T);
   bytes = (bytes + WGD_CACHELINE - 1) / WGD_CACHELINE * WGD_CACHELINE;
   wgd_launch *l = aligned_alloc (WGD_CACHELINE, bytes);
   omp_state *omp
       = c->schedule == SIM_OMP_STEAL ? malloc (sizeof (*omp)) : NULL;
-  if (!seen || !clock || !active || !st || !l
+  if (!seen || !clock || !active || !hand || !st || !l
       || (c->schedule == SIM_OMP_STEAL && !omp))
     {
       perror ("sim_run");
@@ -251,6 +306,9 @@ sim_run (const sim_config *c, sim_result *r)
   wgd_launch_init (
       l, c->schedule == SIM_GUIDED ? WGD_SCHED_GUIDED : WGD_SCHED_STATIC,
       c->groups, T, T);
+  if (c->schedule == SIM_STATIC)
+    wgd_launch_set_clock (l, sim_clock, clock,
+                          c->budget ? c->budget : SIM_BUDGET);
   if (omp)
     omp_init (omp, T, c->groups, c->omp_chunk);
 
@@ -270,10 +328,7 @@ sim_run (const sim_config *c, sim_result *r)
   wgd_count_hook = count_op;
   for (;;)
     {
-      unsigned t = T;
-      for (unsigned i = 0; i < T; ++i)
-        if (active[i] && (t == T || clock[i] < clock[t]))
-          t = i;
+      unsigned t = pick (T, clock, active, hand, false);
       if (t == T)
         break;
       uint64_t now = runnable_at (c, t, clock[t]);
@@ -282,38 +337,78 @@ sim_run (const sim_config *c, sim_result *r)
           clock[t] = now; /* preempted: others may go first */
           continue;
         }
+      sim_hand *h = &hand[t];
 
-      wgd_range got;
-      bool ok, stole = false;
-      if (omp)
-        ok = omp_claim (omp, t, &got, r, &stole);
-      else
-        ok = wgd_claim (l, t, &got, &st[t]);
-      r->lasts += got.last; /* set on every return, true or false */
-      if (!ok)
+      if (h->next < h->range.end)
         {
-          active[t] = false;
-          continue;
-        }
-      r->claims++;
-      if (stole)
-        r->steals++;
-      uint64_t work = c->claim_cost;
-      for (uint64_t g = got.begin; g < got.end; ++g)
-        {
+          /* A work-group of the range in hand; before each after the
+             first, the latch (wg_dispatch.h).  */
+          if (h->next > h->range.begin && !omp && wgd_hungry (l))
+            {
+              wgd_give_back (l, t, &h->range, h->next, &st[t]);
+              if (h->next >= h->range.end)
+                continue; /* gave back all the rest: claim next */
+            }
+          uint64_t g = h->next++;
           seen[g]++;
-          work += c->cost[g];
           if (runner)
             runner[g] = (uint16_t)t;
           if (omp && wgd_home_thread (l, g) == t)
             r->home_groups++;
+          clock[t] = range_end (c, t, now, c->cost[g]);
+          if (clock[t] > r->makespan)
+            r->makespan = clock[t];
+          continue;
         }
-      clock[t] = range_end (c, t, now, work);
+
+      wgd_range got;
+      bool ok, stole = false;
+      uint64_t reads = r->ops[WGD_OP_CLOCK];
+      if (omp)
+        {
+          ok = omp_claim (omp, t, &got, r, &stole);
+          got.wait = false;
+        }
+      else
+        ok = wgd_claim (l, t, &got, &st[t]);
+      r->lasts += got.last; /* set on every return, true or false */
+      reads = r->ops[WGD_OP_CLOCK] - reads;
+      if (!ok)
+        {
+          /* With wait, claim again when a thread that is not waiting
+             takes its next step (it wins ties); if none is left, nothing
+             can change, and the thread leaves.  */
+          unsigned other = T;
+          if (got.wait)
+            {
+              active[t] = false;
+              other = pick (T, clock, active, hand, true);
+              active[t] = true;
+            }
+          if (other == T)
+            active[t] = false;
+          else
+            {
+              h->waiting = true;
+              if (clock[other] > clock[t])
+                clock[t] = clock[other];
+            }
+          continue;
+        }
+      h->waiting = false;
+      r->claims++;
+      if (stole)
+        r->steals++;
+      h->range = got;
+      h->next = got.begin;
+      /* The claim's own cost; a thread preempted meanwhile pays it late.  */
+      clock[t] = range_end (c, t, now, c->claim_cost + reads * c->clock_cost);
       if (clock[t] > r->makespan)
         r->makespan = clock[t];
     }
   wgd_count_hook = NULL;
   counting = NULL;
+  r->clock_reads = r->ops[WGD_OP_CLOCK];
 
   for (uint64_t g = 0; g < c->groups; ++g)
     r->wrong += seen[g] != 1;
@@ -322,6 +417,7 @@ sim_run (const sim_config *c, sim_result *r)
       {
         r->takeovers += st[t].takeovers;
         r->steals += st[t].steals;
+        r->gave_back += st[t].gave_back;
         r->home_groups += st[t].home_groups;
       }
   if (omp)
@@ -330,6 +426,7 @@ sim_run (const sim_config *c, sim_result *r)
   free (omp);
   free (l);
   free (st);
+  free (hand);
   free (active);
   free (clock);
   free (seen);
@@ -347,4 +444,14 @@ sim_graham_bound (const sim_result *r, unsigned threads, uint64_t claim_cost)
 {
   uint64_t work = r->sum_cost + r->claims * claim_cost;
   return (work + threads - 1) / threads + r->max_cost + claim_cost;
+}
+
+uint64_t
+sim_latch_bound (const sim_result *r, unsigned threads, uint64_t claim_cost,
+                 uint64_t clock_cost)
+{
+  uint64_t work
+      = r->sum_cost + r->claims * claim_cost + r->clock_reads * clock_cost;
+  return (work + threads - 1) / threads + 2 * r->max_cost + claim_cost
+         + clock_cost;
 }
