@@ -306,7 +306,10 @@ class Bench:
                        "waited for with clFinish each time; microseconds per launch, the median of %d "
                        "batches of %d launches, then the median over rounds. `omp static` is libgomp's "
                        "`parallel for schedule(static)` over the same number of empty iterations: the "
-                       "floor a thread pool can reach. `host runs off` is ours static with "
+                       "floor a thread pool can reach, a latency floor. `omp static, same stores` is the "
+                       "same loop doing each work-group's work, 64 stores of one uint, with the threads "
+                       "pinned (OMP_PROC_BIND=close, OMP_PLACES=cores) and waiting actively "
+                       "(OMP_WAIT_POLICY=active): the fair floor for the same work. `host runs off` is ours static with "
                        "POCL_PTHREAD_HOST_GROUPS=0: the application thread in clFinish only waits, as "
                        "before it ran small launches itself (at most 64 work-groups by default). "
                        "`shared at once` is ours static with POCL_PTHREAD_HOST_SHARE_US=0: the "
@@ -321,17 +324,22 @@ class Bench:
         # ratio is there against the version a user would replace.
         others = list(self.others)
         variants = ["stock", "guided", "static", "static-nohost", "static-shareonce",
-                    "static-nograce", "omp"]
+                    "static-nograce", "omp", "omp-stores"]
         for v in others:
             variants += ["stock@" + v, "static@" + v]
         for t in self.threads:
             res = {v: {} for v in variants}
             for g in SIZES:
                 def measure(v):
-                    if v == "omp":
+                    if v in ("omp", "omp-stores"):
                         env = dict(os.environ, OMP_NUM_THREADS=str(t))
-                        out = self.run([self.tool("omp_launch"), "--groups", str(g),
-                                        "--launches", str(self.launches), "--batches", str(self.batches)], env)
+                        cmd = [self.tool("omp_launch"), "--groups", str(g),
+                               "--launches", str(self.launches), "--batches", str(self.batches)]
+                        if v == "omp-stores":
+                            env.update(OMP_PROC_BIND="close", OMP_PLACES="cores",
+                                       OMP_WAIT_POLICY="active")
+                            cmd.append("--stores")
+                        out = self.run(cmd, env)
                     else:
                         out = self.run([self.tool("cl_launch"), "--groups", str(g), "--local", "64",
                                         "--launches", str(self.launches), "--batches", str(self.batches)],
@@ -344,6 +352,7 @@ class Bench:
                 base, _, version = v.partition("@")
                 name = {"stock": "stock PoCL %s" % (version or self.main_version),
                         "guided": "guided (ours)", "omp": "omp static",
+                        "omp-stores": "omp static, same stores",
                         "static-nohost": "static (ours, host runs off)",
                         "static-shareonce": "static (ours, shared at once)",
                         "static-nograce": "static (ours, no grace)",
@@ -362,6 +371,10 @@ class Bench:
                         + ["%.2f" % (res["static"][g] / res["static-nograce"][g]) for g in SIZES])
             rows.append([t, "static / omp static"]
                         + ["%.2f" % (res["static"][g] / res["omp"][g]) for g in SIZES])
+            rows.append([t, "static / omp, same stores"]
+                        + ["%.2f" % (res["static"][g] / res["omp-stores"][g]) for g in SIZES])
+            rows.append([t, "static / guided"]
+                        + ["%.2f" % (res["static"][g] / res["guided"][g]) for g in SIZES])
         self.table(["threads", "schedule"] + ["1 WG" if g == 1 else str(g) for g in SIZES], rows)
         self.write_csv("launch.csv", ["threads", "variant"] + [str(g) for g in SIZES], csv_rows)
         with open(os.path.join(self.out, "launch.dat"), "w") as f:
@@ -737,11 +750,17 @@ class Bench:
                        "in virtual time (no PoCL, no timing: exact and repeatable), T simulated threads "
                        "started together, 4000 work-groups, one time unit per cheap work-group, claims "
                        "free. Efficiency = (work / T, at least the dearest work-group) / makespan. "
-                       "`omp-steal` is a model of LLVM OpenMP's `static_steal` with chunk 1. Shared RMW: "
+                       "`static` sizes its claims by time against a budget of 64 units (the driver's "
+                       "default); `static-1` claims one work-group at a time, as before claims were sized. "
+                       "`omp-steal` is a model of LLVM OpenMP's `static_steal` with chunk 1. The `jump` "
+                       "profiles make work-groups 1000 times dearer part-way through: once, at the end of "
+                       "every static block, and often. Shared RMW: "
                        "read-modify-writes of lines other threads write (the unclaimed count, other "
                        "threads' words), successful/failed; peeks: loads of other threads' words or of the "
                        "count; own-word CAS: a thread's claims from its own word, whose line others touch "
-                       "only to steal. Real threads on this machine cannot show this: sections 1-5 run at "
+                       "only to steal; clock reads: the clock that sizes claims; given back: ranges given "
+                       "back to the hunger latch; within its bound: D1 of `wg_dispatch.c` (sum / T + 2 x "
+                       "dearest) for `static`, Graham's (sum / T + dearest) for the others. Real threads on this machine cannot show this: sections 1-5 run at "
                        "most %s threads.\n" % max(self.threads))
         out = self.run([sim, "--table"])
         header, rows = None, []
@@ -761,7 +780,7 @@ class Bench:
         for r in rows:
             if r[0] not in profiles:
                 profiles.append(r[0])
-        schedules = ["static", "guided", "omp-steal"]
+        schedules = ["static", "static-1", "guided", "omp-steal"]
         with open(os.path.join(self.out, "simulated.dat"), "w") as f:
             for p in profiles:
                 for sch in schedules:
