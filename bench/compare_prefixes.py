@@ -14,8 +14,14 @@ few per cent is only worth reading where that range excludes 1.  Every
 other round runs the variants in reverse order, so that neither is
 always first after the other.
 
+A variant may fix its schedule (NAME=PREFIX:SCHEDULE, e.g. the same
+prefix under static and guided in one table; the --schedules loop then
+leaves it alone), or be one of libgomp's floors from omp_launch
+(NAME=@omp: empty iterations; NAME=@omp-stores: each work-group's 64
+stores, pinned, waiting actively), so that peers take turns with ours.
+
 Usage (inside ci/enter.sh, after make):
-  bench/compare_prefixes.py --build build NAME=PREFIX NAME=PREFIX...
+  bench/compare_prefixes.py --build build NAME=PREFIX[:SCHEDULE]|@omp|@omp-stores...
       [--threads 2,4] [--sizes 1,64,256,1024,16384] [--schedules static,guided]
       [--rounds 5] [--launches 100] [--batches 15]
 """
@@ -45,6 +51,22 @@ def launch_us(build, prefix, threads, groups, schedule, launches, batches, kcach
     return float(m.group(1))
 
 
+def omp_us(build, threads, groups, stores, launches, batches):
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    cmd = [os.path.join(build, "bench", "omp_launch"), "--groups", str(groups),
+           "--launches", str(launches), "--batches", str(batches)]
+    if stores:
+        env.update(OMP_PROC_BIND="close", OMP_PLACES="cores", OMP_WAIT_POLICY="active")
+        cmd.append("--stores")
+    r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True, timeout=1800)
+    m = re.search(r"\bmedian_us=([0-9.]+)", r.stdout)
+    if r.returncode != 0 or not m:
+        sys.exit("%s failed (%d): %s%s" % (" ".join(cmd), r.returncode, r.stdout[-500:],
+                                           r.stderr[-1500:]))
+    return float(m.group(1))
+
+
 def ratio_cell(times, base):
     """The median of times / base round by round, and their quartiles."""
     ratios = [x / b for x, b in zip(times, base)]
@@ -63,14 +85,21 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--launches", type=int, default=100)
     ap.add_argument("--batches", type=int, default=15)
-    ap.add_argument("variants", nargs="+", metavar="NAME=PREFIX")
+    ap.add_argument("variants", nargs="+", metavar="NAME=PREFIX[:SCHEDULE]")
     a = ap.parse_args()
     variants = []
     for v in a.variants:
         name, sep, prefix = v.partition("=")
+        fixed = None
+        if prefix in ("@omp", "@omp-stores"):
+            variants.append((name, (prefix, None)))
+            continue
+        if ":" in prefix:
+            prefix, _, fixed = prefix.rpartition(":")
         if not sep or not os.path.isdir(os.path.join(prefix, "etc", "OpenCL", "vendors")):
-            sys.exit("%s: expected NAME=PREFIX of an installed PoCL" % v)
-        variants.append((name, os.path.abspath(prefix)))
+            sys.exit("%s: expected NAME=PREFIX[:SCHEDULE] of an installed PoCL, or NAME=@omp "
+                     "or NAME=@omp-stores" % v)
+        variants.append((name, (os.path.abspath(prefix), fixed)))
     if len(variants) < 2:
         sys.exit("give at least two variants")
     build = os.path.abspath(a.build)
@@ -93,9 +122,13 @@ def main():
             for g in sizes:
                 got = {n: [] for n, _ in variants}
                 for r in range(a.rounds):
-                    for n, p in (variants if r % 2 == 0 else variants[::-1]):
-                        got[n].append(launch_us(build, p, t, g, sched, a.launches,
-                                                a.batches, kcache))
+                    for n, (p, fixed) in (variants if r % 2 == 0 else variants[::-1]):
+                        if p in ("@omp", "@omp-stores"):
+                            got[n].append(omp_us(build, t, g, p == "@omp-stores", a.launches,
+                                                 a.batches))
+                        else:
+                            got[n].append(launch_us(build, p, t, g, fixed or sched, a.launches,
+                                                    a.batches, kcache))
                 med = [statistics.median(got[n]) for n, _ in variants]
                 row = [str(t), sched, str(g)] + ["%.2f" % m for m in med] + \
                     [ratio_cell(got[n], got[variants[0][0]]) for n, _ in variants[1:]]

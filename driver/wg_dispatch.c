@@ -103,11 +103,13 @@
       fetch-and-add per thread (wgd_finish), and the sum of all is
       num_groups; exactly one call sees it reach num_groups.
    W8 (sizing and the hunger latch)  Sizing: a claim's k is one at the
-      first claim of a launch and after the latch is set; otherwise it
-      follows the time the thread's previous claim took, now - claimed_at:
-      twice the units of that claim when it took less than half the budget,
-      halved until it fits half the budget when it took more than the
-      budget, else the same; the half rule then caps it.  A holder (a
+      first claim of a launch and after the latch is set; twice the units
+      of the thread's previous claim while those were fewer than
+      WGD_UNTIMED_UNITS, unread clock; otherwise it follows the time the
+      previous claim took, now - claimed_at: twice its units when it took
+      less than half the budget, halved until it fits half the budget when
+      it took more than the budget, else the same; the half rule then caps
+      it.  A holder (a
       thread holding a range of more than one unit) sets its `holding`
       before the CAS that takes the range and clears it after giving the
       rest back, or at its next claim.  A thread whose claim finds no word
@@ -474,13 +476,23 @@ claim_size (wgd_launch *l, unsigned tid)
   wgd_block *bk = &l->blocks[tid];
   if (l->clock == NULL || wgd_hungry (l))
     return 1;
+  uint32_t last = bk->last_units;
+  if (last < WGD_UNTIMED_UNITS)
+    {
+      /* Small ranges double untimed: a read of the clock costs as much as
+         a cheap work-group.  The first range big enough is timed.  */
+      uint32_t k = last > 0 ? 2 * last : 1;
+      if (k >= WGD_UNTIMED_UNITS)
+        {
+          bk->claimed_at = l->clock (l->clock_arg, tid);
+          WGD_COUNT (l, WGD_OP_CLOCK, tid);
+        }
+      return k;
+    }
   uint64_t now = l->clock (l->clock_arg, tid);
   WGD_COUNT (l, WGD_OP_CLOCK, tid);
   uint64_t took = now - bk->claimed_at;
-  uint32_t last = bk->last_units;
   bk->claimed_at = now;
-  if (last == 0)
-    return 1;
   if (took < l->budget / 2)
     return last < (UINT32_C (1) << 30) ? 2 * last : last;
   if (took > l->budget)

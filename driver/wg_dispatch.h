@@ -243,11 +243,18 @@ extern "C"
      launch.  */
   void wgd_launch_set_guests (wgd_launch *l, unsigned num_guests);
 
+/* Claims of fewer units than this double without a read of the clock
+   (W8 of wg_dispatch.c): the read costs about as much as a cheap
+   work-group, and a launch of a few dozen cheap work-groups would pay
+   more for reading it than for the claims it saves.  */
+#define WGD_UNTIMED_UNITS 16u
+
   /* Static: sizes claims by time.  clock (arg, tid) returns the time now
-     on a monotonic clock, for participant tid; it is called once per
-     claim.  budget: how long a range should take at most, in the clock's
-     units.  clock NULL: claims of one unit (the default).  Call after init
-     and before publishing the launch.  No effect on guided.  */
+     on a monotonic clock, for participant tid; it is called at most once
+     per claim, and only for claims of WGD_UNTIMED_UNITS units or more. budget:
+     how long a range should take at most, in the clock's units.  clock NULL:
+     claims of one unit (the default).  Call after init and before publishing
+     the launch.  No effect on guided.  */
   void wgd_launch_set_clock (wgd_launch *l,
                              uint64_t (*clock) (void *arg, unsigned tid),
                              void *arg, uint64_t budget);

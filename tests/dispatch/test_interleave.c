@@ -695,10 +695,11 @@ word_of (const script *s, unsigned t, uint32_t *b, uint32_t *e)
   return w;
 }
 
-/* Claims double while ranges take less than half the budget, stay while
-   they take half to all of it, halve at once (as far as needed) when one
-   takes more, never take more than half the word, and are of one unit
-   without a clock.  T = 1, G = 1000, budget 100.  */
+/* Claims double untimed up to WGD_UNTIMED_UNITS (16), then while ranges
+   take less than half the budget; they stay while ranges take half to all
+   of it, halve at once (as far as needed) when one takes more, never take
+   more than half the word, and are of one unit without a clock.  T = 1,
+   G = 1000, budget 100.  */
 static void
 sizing (void)
 {
@@ -710,16 +711,20 @@ sizing (void)
   {
     uint64_t took, want;
   } steps[] = {
-    { 0, 1 },   /* the first claim of a launch */
-    { 10, 2 },  /* < budget / 2: doubles */
-    { 49, 4 },  /* still < 50 */
-    { 1, 8 },   /* */
-    { 50, 8 },  /* from 50 to 100: stays */
-    { 100, 8 }, /* */
-    { 101, 4 }, /* > 100: halved once, to 50.5 per range, > 50: */
-    { 0, 8 },   /* ... (that was 4: 101 / 2 = 50 fits) then doubles */
-    { 400, 1 }, /* 400 -> 200, 100, 50: 8 -> 1 */
-    { 10, 2 },  /* */
+    { 500, 1 },  /* the first claim of a launch: untimed, */
+    { 500, 2 },  /* and so are the next ones, whatever they take, */
+    { 500, 4 },  /* */
+    { 500, 8 },  /* */
+    { 500, 16 }, /* up to 16, whose claim reads the clock */
+    { 10, 32 },  /* < budget / 2: doubles */
+    { 49, 64 },  /* still < 50 */
+    { 50, 64 },  /* from 50 to 100: stays */
+    { 100, 64 }, /* */
+    { 101, 32 }, /* > 100: halved once, to 50.5 per range, > 50: */
+    { 0, 64 },   /* ... (that was 32: 101 / 2 = 50 fits) then doubles */
+    { 400, 8 },  /* 400 -> 200, 100, 50: 64 -> 8 */
+    { 500, 16 }, /* below 16: untimed again */
+    { 10, 32 },  /* */
   };
   script_now[0] = 1000;
   wgd_range r;
@@ -731,19 +736,21 @@ sizing (void)
              " work-groups, want %" PRIu64,
              i, steps[i].took, r.end - r.begin, steps[i].want);
     }
-  /* The half rule: the word holds 1000 - 47 = 953; want 4 ... grow it.  */
-  uint64_t got = 0;
+  /* The half rule, as the claims grow on and the word drains.  */
+  uint64_t most = 0;
   for (int i = 0; i < 12; ++i)
     {
       uint32_t b, e;
       word_of (&s, 0, &b, &e);
       claim (&s, 0, &r);
-      got = r.end - r.begin;
+      uint64_t got = r.end - r.begin;
+      most = got > most ? got : most;
       CHECK (got <= (e - b > 1 ? (e - b) / 2 : 1),
              "claim of %" PRIu64 " from a word of %u: more than half", got,
              e - b);
     }
-  CHECK (got < 1000 / 2 && got > 1, "after doubling, claims of %" PRIu64, got);
+  CHECK (most > 64, "claims grew to %" PRIu64 " at most, want more than 64",
+         most);
   drain (&s, 0);
   script_close (&s, "sizing");
 
