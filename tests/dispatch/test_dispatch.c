@@ -133,9 +133,9 @@ spin_ns (unsigned ns)
 /* Injected preemption: at a protocol step, now and then, give the CPU
    away, so that other threads run between this thread's load and its CAS,
    or its removal and its accounting.  At most YIELDS_PER_LAUNCH per thread
-   and launch: static claims one work-group at a time, and on a busy
-   machine every sched_yield may cost a whole time slice, so a launch of a
-   million work-groups would otherwise take minutes.  */
+   and launch: static without a clock claims one work-group at a time, and
+   on a busy machine every sched_yield may cost a whole time slice, so a
+   launch of a million work-groups would otherwise take minutes.  */
 #define YIELDS_PER_LAUNCH 400
 /* At most this many guests in a launch of the matrix.  */
 #define MAX_GUESTS 2
