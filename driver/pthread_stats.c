@@ -24,6 +24,8 @@ pts_add (pts_sched_stats total[WGD_NUM_SCHEDULES],
       t->dispatch.takeovers += a->dispatch.takeovers;
       t->dispatch.steals += a->dispatch.steals;
       t->dispatch.remote += a->dispatch.remote;
+      t->dispatch.gave_back += a->dispatch.gave_back;
+      t->dispatch.hungry += a->dispatch.hungry;
     }
 }
 
@@ -46,11 +48,13 @@ pts_print (FILE *out, unsigned num_threads,
       fprintf (out,
                "pocl: pthread stats: schedule=%s launches=%" PRIu64
                " work-groups=%" PRIu64 " home=%" PRIu64 " takeovers=%" PRIu64
-               " steals=%" PRIu64 " cross-node=%" PRIu64 " joins=%" PRIu64
+               " steals=%" PRIu64 " cross-node=%" PRIu64 " claims=%" PRIu64
+               " gave-back=%" PRIu64 " hungry=%" PRIu64 " joins=%" PRIu64
                " fruitless-joins=%" PRIu64 " host=%" PRIu64 " threads=%u\n",
                wgd_schedule_name ((wgd_schedule)s), t->launches,
                t->dispatch.groups, t->dispatch.home_groups,
                t->dispatch.takeovers, t->dispatch.steals, t->dispatch.remote,
+               t->dispatch.claims, t->dispatch.gave_back, t->dispatch.hungry,
                t->joins, t->fruitless_joins, t->host_groups, num_threads);
     }
   fflush (out);

@@ -56,6 +56,9 @@ home=$(stat_field "$line" home)
 takeovers=$(stat_field "$line" takeovers)
 steals=$(stat_field "$line" steals)
 cross=$(stat_field "$line" cross-node)
+claims=$(stat_field "$line" claims)
+gave_back=$(stat_field "$line" gave-back)
+hungry=$(stat_field "$line" hungry)
 joins=$(stat_field "$line" joins)
 fruitless=$(stat_field "$line" fruitless-joins)
 host=$(stat_field "$line" host)
@@ -63,7 +66,12 @@ threads=$(stat_field "$line" threads)
 [ "$sched" = static ] && [ "$launches" = 1 ] && [ "$groups" = 1024 ] ||
   fail "the default is not static, or the counts are off: $line"
 if is_count "$home" "$takeovers" "$steals" "$cross" "$joins" "$fruitless" \
-     "$host" "$threads"; then
+     "$host" "$threads" "$claims" "$gave_back" "$hungry"; then
+  # Every claim hands out at least one work-group; a range given back was
+  # claimed first.
+  [ "$claims" -ge 1 ] && [ "$claims" -le 1024 ] &&
+    [ "$gave_back" -le "$claims" ] ||
+    fail "claims or ranges given back do not add up: $line"
   [ "$home" -le 1024 ] && [ "$cross" -le $((takeovers + steals)) ] &&
     [ "$joins" -ge 1 ] && [ "$fruitless" -le "$joins" ] ||
     fail "home work-groups, cross-node steals, joins or fruitless joins do not add up: $line"
