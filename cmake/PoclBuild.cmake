@@ -93,6 +93,72 @@ function(pocl_steal_kernellib_args out_args version)
   endif()
 endfunction()
 
+# pocl_steal_add_tbb_peer(OUT_HAS TARGET VERSION SRC_DIR BUILD_DIR
+#                         PREFIX_DIR AFTER)
+#   PoCL's TBB device ('cpu-tbb'), the peer the benchmarks compare the
+#   driver with, on 7.2, the version Julia ships, when oneTBB's CMake
+#   package is there (libtbb-dev, ci/buildroot-packages.txt).  It needs a
+#   build of its own: a PoCL built with ENABLE_TBB_DEVICE makes the TBB
+#   device its only default CPU device (the pthread device probes none
+#   while POCL_DEVICES is unset), which would change what every test and
+#   benchmark of the main prefixes runs.  So TARGET configures SRC_DIR
+#   again in BUILD_DIR, with the arguments of the last pocl_steal_add_pocl
+#   (POCL_CMAKE_ARGS) but PoCL's own pthread device, no tests, examples or
+#   poclcc, after the target AFTER, and installs it into PREFIX_DIR/tbb:
+#   the peer as PoCL ships it.  PREFIX_DIR/ours-tbb is a copy with our
+#   module from PREFIX_DIR/ours, whose queue and event operations the TBB
+#   device then uses (pocl_pthread_init_device_ops), as in a PoCL built
+#   with the series and the TBB device.  OUT_HAS: whether it is built.
+function(pocl_steal_add_tbb_peer out_has target version src build prefix after)
+  set(${out_has} OFF PARENT_SCOPE)
+  if(NOT version STREQUAL "7.2")
+    return()
+  endif()
+  find_package(TBB CONFIG QUIET)
+  if(NOT TBB_FOUND)
+    message(WARNING "PoCL ${version}'s TBB device is not built: no oneTBB "
+      "CMake package (Debian's libtbb-dev). Its tests are skipped and the "
+      "benchmarks leave it out.")
+    return()
+  endif()
+  message(STATUS "pocl-steal: also PoCL ${version} with its TBB device "
+                 "(oneTBB ${TBB_VERSION}) into ${prefix}/tbb")
+  set(_args ${POCL_CMAKE_ARGS})
+  list(FILTER _args EXCLUDE REGEX
+       "^-D(CMAKE_INSTALL_PREFIX|POCL_INSTALL_ICD_VENDORDIR|ENABLE_TESTS|ENABLE_EXAMPLES|POCL_PTHREAD_DEVICE_DIR|POCL_STEAL_DRIVER_DIR)=")
+  list(APPEND _args
+    -DCMAKE_INSTALL_PREFIX=${prefix}/tbb
+    -DPOCL_INSTALL_ICD_VENDORDIR=${prefix}/tbb/etc/OpenCL/vendors
+    -DENABLE_TESTS=OFF
+    -DENABLE_EXAMPLES=OFF
+    -DENABLE_POCLCC=OFF
+    -DENABLE_TBB_DEVICE=ON)
+  ExternalProject_Add(${target}
+    SOURCE_DIR "${src}"
+    BINARY_DIR "${build}"
+    INSTALL_DIR "${prefix}/tbb"
+    DOWNLOAD_COMMAND ""
+    UPDATE_COMMAND ""
+    PATCH_COMMAND ""
+    CMAKE_GENERATOR Ninja
+    CMAKE_ARGS ${_args}
+    LIST_SEPARATOR |
+    BUILD_ALWAYS ON
+    DEPENDS ${after}
+    USES_TERMINAL_CONFIGURE ON
+    USES_TERMINAL_BUILD ON
+    USES_TERMINAL_INSTALL ON)
+  add_custom_target(${target}-prefixes ALL
+    COMMAND "${CMAKE_COMMAND}"
+            "-DOURS=${prefix}/tbb" "-DSTOCK=${prefix}/ours-tbb"
+            "-DSTOCK_MODULE=${prefix}/ours/lib/pocl/libpocl-devices-pthread.so"
+            -P "${PROJECT_SOURCE_DIR}/cmake/MakeStockPrefix.cmake"
+    DEPENDS ${target}
+    COMMENT "Installing ${prefix}/ours-tbb: the TBB device beside our module"
+    VERBATIM)
+  set(${out_has} ON PARENT_SCOPE)
+endfunction()
+
 file(GLOB _patches "${PROJECT_SOURCE_DIR}/patches/*.patch")
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
   "${PROJECT_SOURCE_DIR}/patches/series" ${_patches}
@@ -271,8 +337,9 @@ endif()
 set(LLVM_CONFIG "${_llvm}")
 message(STATUS "pocl-steal: PoCL ${POCL_VERSION} (${POCL_UPSTREAM}) with "
                "LLVM ${LLVM_CONFIG} into ${CMAKE_BINARY_DIR}/prefix")
-foreach(v OURS STOCK TSAN ASAN)
+foreach(v OURS STOCK TSAN ASAN TBB OURS_TBB)
   string(TOLOWER ${v} _v)
+  string(REPLACE "_" "-" _v "${_v}")
   set(POCL_PREFIX_${v} "${CMAKE_BINARY_DIR}/prefix/${_v}")
 endforeach()
 pocl_steal_suite_args(POCL_HAS_SUITE _suite_args "${POCL_VERSION}")
@@ -315,5 +382,9 @@ ExternalProject_Add(pocl-linked
   USES_TERMINAL_CONFIGURE ON
   USES_TERMINAL_BUILD ON
   USES_TERMINAL_INSTALL ON)
+# The main build's TBB peer, when it is 7.2 (POCL_SOURCE).
+pocl_steal_add_tbb_peer(POCL_HAS_TBB pocl-tbb "${POCL_VERSION}"
+  "${POCL_SRC_DIR}" "${CMAKE_BINARY_DIR}/pocl-build-tbb"
+  "${CMAKE_BINARY_DIR}/prefix" "pocl-linked;pocl-prefixes")
 
 include(cmake/PoclVersions.cmake)

@@ -14,9 +14,12 @@
 #   POCL_BUILD_DIR_<v>, POCL_SOURCE_<v> (the tree or tarball it came from),
 #   POCL_UPSTREAM_<v> (which upstream tree that is, or own-tree),
 #   POCL_PREFIX_{OURS,STOCK,TSAN,ASAN}_<v>,
+#   POCL_PREFIX_{TBB,OURS_TBB}_<v> (where POCL_HAS_TBB_<v>),
 #   POCL_HAS_FAILED_DEPENDENCY_<v>,
 #   POCL_HAS_SUITE_<v>            whether PoCL's own suite runs on it
 #                                 (POCL_STEAL_SUITES, cmake/PoclBuild.cmake)
+#   POCL_HAS_TBB_<v>              whether its TBB device is built (the
+#                                 peer, pocl_steal_add_tbb_peer)
 
 file(GLOB _shared_sources
      "${PROJECT_SOURCE_DIR}/../shared/pocl-src/pocl-*.tar.xz")
@@ -66,14 +69,21 @@ foreach(_source ${POCL_STEAL_SOURCE_LIST})
   # One PoCL build at a time: two would compete for the cores.
   add_dependencies(pocl-${_v} ${_previous})
   set(_previous pocl-${_v})
+  pocl_steal_add_tbb_peer(POCL_HAS_TBB_${_v} pocl-${_v}-tbb ${_v}
+    "${_dir}/pocl-src" "${_dir}/pocl-build-tbb" "${_dir}/prefix"
+    "pocl-${_v};pocl-${_v}-prefixes")
+  if(POCL_HAS_TBB_${_v})
+    set(_previous pocl-${_v}-tbb)
+  endif()
   list(APPEND POCL_STEAL_VERSIONS ${_v})
   pocl_steal_has_failed_dependency(POCL_HAS_FAILED_DEPENDENCY_${_v}
                                    "${_dir}/pocl-src")
   set(POCL_BUILD_DIR_${_v} "${_dir}/pocl-build")
   set(POCL_SOURCE_${_v} "${_source}")
   set(POCL_UPSTREAM_${_v} "${_upstream}")
-  foreach(p OURS STOCK TSAN ASAN)
+  foreach(p OURS STOCK TSAN ASAN TBB OURS_TBB)
     string(TOLOWER ${p} _p)
+    string(REPLACE "_" "-" _p "${_p}")
     set(POCL_PREFIX_${p}_${_v} "${_dir}/prefix/${_p}")
   endforeach()
 endforeach()
