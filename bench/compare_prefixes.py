@@ -19,6 +19,8 @@ prefix under static and guided in one table; the --schedules loop then
 leaves it alone), or be one of libgomp's floors from omp_launch
 (NAME=@omp: empty iterations; NAME=@omp-stores: each work-group's 64
 stores, pinned, waiting actively), so that peers take turns with ours.
+SCHEDULE tbb-affinity or tbb-auto runs the prefix's TBB device
+(POCL_DEVICES=cpu-tbb, a 7.2 build) under that POCL_TBB_PARTITIONER.
 
 Usage (inside ci/enter.sh, after make):
   bench/compare_prefixes.py --build build NAME=PREFIX[:SCHEDULE]|@omp|@omp-stores...
@@ -39,7 +41,13 @@ def launch_us(build, prefix, threads, groups, schedule, launches, batches, kcach
     env["OCL_ICD_VENDORS"] = os.path.join(prefix, "etc", "OpenCL", "vendors")
     env["POCL_CACHE_DIR"] = kcache
     env["POCL_CPU_MAX_CU_COUNT"] = str(threads)
-    env["POCL_PTHREAD_SCHEDULE"] = schedule
+    if schedule.startswith("tbb-"):
+        # PoCL's TBB device of the prefix, one device over all threads.
+        env["POCL_DEVICES"] = "cpu-tbb"
+        env["POCL_TBB_PARTITIONER"] = schedule[4:]
+        env["POCL_TBB_DEV_PER_NUMA_NODE"] = "0"
+    else:
+        env["POCL_PTHREAD_SCHEDULE"] = schedule
     cmd = [os.path.join(build, "bench", "cl_launch"), "--groups", str(groups),
            "--local", "64", "--launches", str(launches), "--batches", str(batches)]
     r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -142,6 +142,7 @@ class Bench:
             "kcache")
         os.makedirs(self.out, exist_ok=True)
         self.md = []
+        self.tbb_version, self.tbb_why = self.find_tbb()
 
     # --- running things -------------------------------------------------
 
@@ -163,6 +164,63 @@ class Bench:
                 found[self.version_of(tree)] = d
         return found
 
+    TBB_VARIANTS = ["tbb-affinity", "tbb-auto"]
+
+    def find_tbb(self):
+        """(version, None) of the PoCL build whose TBB device the benchmarks
+        compare with (7.2, which Julia ships; cmake/PoclBuild.cmake builds it
+        there), or (None, why not).  The device must pass the exactly-once
+        test first."""
+        roots = dict(self.others)
+        roots[self.main_version] = os.path.join(self.build, "prefix")
+        root = roots.get("7.2")
+        if root is None:
+            return None, "no PoCL 7.2 build"
+        if not os.path.exists(os.path.join(root, "tbb", "lib", "pocl", "libpocl-devices-tbb.so")):
+            return None, "PoCL 7.2 was built without its TBB device (no libtbb-dev)"
+        test = os.path.join(self.build, "tests", "opencl", "cl_exactly_once")
+        if not os.path.exists(test):
+            return None, "no cl_exactly_once to check the TBB device with"
+        version = "" if self.main_version == "7.2" else "7.2"
+        for part in self.TBB_VARIANTS:
+            env = self.pocl_env(part + ("@" + version if version else ""), 2)
+            r = subprocess.run([test], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               universal_newlines=True, timeout=600)
+            if r.returncode != 0:
+                return None, "PoCL 7.2's TBB device (%s) fails cl_exactly_once: %s" % (
+                    part, r.stdout.strip().splitlines()[-1:] or r.returncode)
+        return (version or self.main_version), None
+
+    def tbb_variants(self):
+        """The TBB peer's variants, as pocl_env names them; none if there is
+        no TBB device to compare with."""
+        if not self.tbb_version:
+            return []
+        at = "" if self.tbb_version == self.main_version else "@" + self.tbb_version
+        return [v + at for v in self.TBB_VARIANTS]
+
+    def tbb_line(self):
+        if self.tbb_version:
+            return ("`tbb affinity` and `tbb auto` are PoCL %s's own TBB device (POCL_DEVICES=cpu-tbb, "
+                    "stock build, one device over all threads) under POCL_TBB_PARTITIONER=affinity "
+                    "and =auto; it passed cl_exactly_once before it was measured."
+                    % self.tbb_version)
+        return "The TBB device is not compared: %s." % self.tbb_why
+
+    def peer_variants(self):
+        """Ours static on the TBB device's PoCL version, and the TBB device:
+        the like-for-like comparison on the version Julia ships."""
+        tbb = self.tbb_variants()
+        if not tbb or self.tbb_version == self.main_version:
+            return tbb
+        return ["static@" + self.tbb_version] + tbb
+
+    def peer_line(self):
+        if not self.tbb_version:
+            return self.tbb_line()
+        return ("%s `static@%s` is ours static on that build." % (self.tbb_line(), self.tbb_version)
+                if self.tbb_version != self.main_version else self.tbb_line())
+
     def pocl_env(self, variant, threads, extra=None):
         """variant: 'stock', 'guided' or 'static' (ours), on the main build,
         or 'stock@V' or 'static@V' on another version V; 'static-nohost' is
@@ -170,9 +228,19 @@ class Bench:
         'static-shareonce' ours static with the application thread sharing
         its launches at once (POCL_PTHREAD_HOST_SHARE_US=0, no rule S1),
         'static-nograce' ours static with workers taking small launches at
-        once (POCL_PTHREAD_HOST_GRACE_US=0, no rule P6)."""
+        once (POCL_PTHREAD_HOST_GRACE_US=0, no rule P6); 'tbb-affinity@V'
+        and 'tbb-auto@V' PoCL's TBB device (POCL_DEVICES=cpu-tbb) of the tbb
+        prefix of V (stock's pthread module beside it) under that
+        POCL_TBB_PARTITIONER, one device over all threads
+        (POCL_TBB_DEV_PER_NUMA_NODE=0), as ours is."""
         env = dict(os.environ)
         variant, _, version = variant.partition("@")
+        for name in ("POCL_DEVICES", "POCL_TBB_PARTITIONER", "POCL_TBB_DEV_PER_NUMA_NODE"):
+            env.pop(name, None)
+        if variant.startswith("tbb-"):
+            env.update(POCL_DEVICES="cpu-tbb", POCL_TBB_PARTITIONER=variant[4:],
+                       POCL_TBB_DEV_PER_NUMA_NODE="0")
+            variant = "tbb"
         # Host runs at their default unless the variant turns them off.
         env.pop("POCL_PTHREAD_HOST_GROUPS", None)
         env.pop("POCL_PTHREAD_HOST_SHARE_US", None)
@@ -186,7 +254,7 @@ class Bench:
         elif variant == "static-nograce":
             variant = "static"
             env["POCL_PTHREAD_HOST_GRACE_US"] = "0"
-        prefix = "stock" if variant == "stock" else "ours"
+        prefix = variant if variant in ("stock", "tbb") else "ours"
         root = os.path.join(self.build, "prefix")
         if version:
             root = self.others[version]
@@ -197,7 +265,7 @@ class Bench:
         env["POCL_CACHE_DIR"] = self.kcache
         env["POCL_CPU_MAX_CU_COUNT"] = str(threads)
         env.pop("POCL_PTHREAD_SCHEDULE", None)
-        if variant != "stock":
+        if prefix == "ours":
             env["POCL_PTHREAD_SCHEDULE"] = variant
         env.update(extra or {})
         return env
@@ -317,8 +385,8 @@ class Bench:
                        "before rule S1 (section 1c). `no grace` is ours static with "
                        "POCL_PTHREAD_HOST_GRACE_US=0: a worker takes a small launch at once, as before "
                        "rule P6, rather than leave it to the application thread that enqueued it for "
-                       "30 us.\n"
-                       % (self.batches, self.launches))
+                       "30 us. %s\n"
+                       % (self.batches, self.launches, self.tbb_line()))
         rows, csv_rows = [], []
         # Stock and ours (static) on each other PoCL version too, so that the
         # ratio is there against the version a user would replace.
@@ -327,6 +395,8 @@ class Bench:
                     "static-nograce", "omp", "omp-stores"]
         for v in others:
             variants += ["stock@" + v, "static@" + v]
+        tbb = self.tbb_variants()
+        variants += tbb
         for t in self.threads:
             res = {v: {} for v in variants}
             for g in SIZES:
@@ -356,6 +426,8 @@ class Bench:
                         "static-nohost": "static (ours, host runs off)",
                         "static-shareonce": "static (ours, shared at once)",
                         "static-nograce": "static (ours, no grace)",
+                        "tbb-affinity": "tbb affinity (PoCL %s)" % (version or self.main_version),
+                        "tbb-auto": "tbb auto (PoCL %s)" % (version or self.main_version),
                         "static": "static (ours%s)" % (", PoCL " + version if version else "")}[base]
                 rows.append([t, name] + ["%.2f" % res[v][g] for g in SIZES])
                 csv_rows.append([t, v] + ["%.3f" % res[v][g] for g in SIZES])
@@ -375,6 +447,12 @@ class Bench:
                         + ["%.2f" % (res["static"][g] / res["omp-stores"][g]) for g in SIZES])
             rows.append([t, "static / guided"]
                         + ["%.2f" % (res["static"][g] / res["guided"][g]) for g in SIZES])
+            for v in tbb:
+                base, _, version = v.partition("@")
+                ours = "static" + ("@" + version if version else "")
+                rows.append([t, "static / %s (PoCL %s)" % (base.replace("-", " "),
+                                                           version or self.main_version)]
+                            + ["%.2f" % (res[ours][g] / res[v][g]) for g in SIZES])
         self.table(["threads", "schedule"] + ["1 WG" if g == 1 else str(g) for g in SIZES], rows)
         self.write_csv("launch.csv", ["threads", "variant"] + [str(g) for g in SIZES], csv_rows)
         with open(os.path.join(self.out, "launch.dat"), "w") as f:
@@ -503,7 +581,7 @@ class Bench:
         launches, batches = (5, 3) if self.smoke else (20, 9)
         loads = [("idle", 0), ("%d busy loops" % cpus, cpus), ("%d busy loops" % (2 * cpus), 2 * cpus),
                  ("a second PoCL process", -1)]
-        variants = ["stock", "guided", "static"]
+        variants = ["stock", "guided", "static"] + self.tbb_variants()
         self.md.append("## 1d. Under contention\n")
         self.md.append(
             "Section 1's trivial kernel at %d threads while other programs want the CPUs: none, one "
@@ -514,7 +592,7 @@ class Bench:
             "enough for the waiting thread to run them itself. Microseconds per launch: the median "
             "and quartiles of every batch (%d launches each, %d batches per round) of every round; "
             "the variants take turns within each load. `static / stock` is the ratio of the "
-            "medians.\n" % (t, launches, batches))
+            "medians. %s\n" % (t, launches, batches, self.tbb_line()))
         cells = [(w, g) for w, only in self.CONTENTION_WAITERS.items() for g in sizes
                  if only is None or g in only]
         got = {(l, c, v): [] for l, _ in loads for c in cells for v in variants}
@@ -582,13 +660,14 @@ class Bench:
                        "makes the middle fifth 16x dearer, `period` makes every T-th group 4x dearer (T = "
                        "threads), `flat` is even. Milliseconds per launch and efficiency = ceiling / time; "
                        "the ceiling is the same work in plain pthreads with a perfect split (each thread a "
-                       "contiguous range of equal total cost). The OpenMP rows run the same C loop.\n"
-                       % (G, base))
+                       "contiguous range of equal total cost). The OpenMP rows run the same C loop. %s\n"
+                       % (G, base, self.peer_line()))
         variants = ["ceiling", "static", "guided", "stock", "gomp-static", "gomp-dynamic",
                     "gomp-guided", "libomp-static_steal"]
         have_libomp = os.path.exists(self.tool("c_uneven_libomp"))
         if not have_libomp:
             variants.remove("libomp-static_steal")
+        variants += self.peer_variants()
         rows, csv_rows = [], []
         for t in self.threads:
             for p in PROFILES:
@@ -634,9 +713,10 @@ class Bench:
                        "fraction of work-groups run by the same thread as in the previous launch. The "
                        "thread is told by the address of a `__local` variable: every worker of PoCL's CPU "
                        "drivers, ours and stock, has its own local memory. The pictures show, for the first "
-                       "thread count, which thread (colour) ran which work-group (x) in each launch (y).\n"
-                       % (launches, G, spins))
-        variants = ["static", "guided", "stock"]
+                       "thread count, which thread (colour) ran which work-group (x) in each launch (y). "
+                       "PoCL's TBB device gives each of its threads local memory of its own too. %s\n"
+                       % (launches, G, spins, self.peer_line()))
+        variants = ["static", "guided", "stock"] + self.peer_variants()
         rows, csv_rows = [], []
         for t in self.threads:
             def measure(v):
@@ -650,10 +730,11 @@ class Bench:
         self.write_csv("locality.csv", ["threads"] + variants, csv_rows)
         t0 = self.threads[0]
         for v in variants:
+            v_file = v.replace("@", "-")
             self.run([self.tool("cl_where"), "--groups", str(G), "--launches", str(launches),
-                      "--spins", str(spins), "--map", os.path.join(self.out, "where-%s.dat" % v)],
+                      "--spins", str(spins), "--map", os.path.join(self.out, "where-%s.dat" % v_file)],
                      self.pocl_env(v, t0))
-            self.gnuplot("locality-%s" % v,
+            self.gnuplot("locality-%s" % v_file,
                          "set terminal pngcairo size 900,300\nset output 'locality-%s.png'\n"
                          "set title '%s, %d threads: thread per work-group and launch'\n"
                          "set xlabel 'work-group'\nset ylabel 'launch'\nset cblabel 'thread'\n"
@@ -662,7 +743,7 @@ class Bench:
                          "unset key\nset palette defined (0 '#1b9e77', 1 '#d95f02', 2 '#7570b3', "
                          "3 '#e7298a', 4 '#66a61e', 5 '#e6ab02', 6 '#a6761d', 7 '#666666')\n"
                          "plot 'where-%s.dat' using 2:1:3 with image\n"
-                         % (v, v, t0, G - 0.5, launches - 0.5, max(t0, 2) - 0.5, max(t0, 2), v))
+                         % (v_file, v, t0, G - 0.5, launches - 0.5, max(t0, 2) - 0.5, max(t0, 2), v_file))
 
     # --- 4. first-touch bandwidth ---------------------------------------
 
@@ -674,8 +755,9 @@ class Bench:
                        "them, GB/s (3 x 4 bytes per element), threads pinned: `POCL_AFFINITY=1` for PoCL "
                        "(stock pins worker i to CPU i), `OMP_PROC_BIND=spread OMP_PLACES=cores` for the "
                        "OpenMP static loop on the same data. This machine has %d NUMA node(s); first-touch "
-                       "placement only matters with more than one.\n" % (n, n * 4 >> 20, self.nodes))
-        variants = ["static", "guided", "stock", "omp"]
+                       "placement only matters with more than one. %s\n"
+                       % (n, n * 4 >> 20, self.nodes, self.peer_line()))
+        variants = ["static", "guided", "stock", "omp"] + self.peer_variants()
         rows, csv_rows = [], []
         for t in self.threads[:1]:
             def measure(v):
