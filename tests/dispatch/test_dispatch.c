@@ -5,10 +5,12 @@
    exactly by test_interleave.c, which scripts the order.
 
    For each schedule, thread counts 1..64 (more threads than cores
-   included) and work-group counts 0, 1, T-1, T, T+1, primes and up to 10^6,
-   with random per-group costs and random thread start delays, some with
-   the threads on two NUMA nodes, and with preemption injected between the
-   protocol's steps (the yield hook, WGD_YIELD in wg_dispatch.c):
+   included; plus 0 to 2 guests, participants whose block is dealt empty,
+   on some launches) and work-group counts 0, 1, T-1, T, T+1, primes and
+   up to 10^6, with random per-group costs and random thread start
+   delays, some with the threads on two NUMA nodes, and with preemption
+   injected between the protocol's steps (the yield hook, WGD_YIELD in
+   wg_dispatch.c):
      - every work-group is handed out exactly once and every launch
        finishes exactly once (one wgd_finish returns true);
      - the claimed ranges never overlap and the counters add up.
@@ -23,8 +25,8 @@
        was finished by the others, who took L's block over whole;
      - launches in units of several work-groups (a cap on units, and
        past 2^32 work-groups) are covered exactly once, checked by tiling
-       the claimed ranges; with the default cap past 2^32, grain 2 and the
-       mapping at both ends.
+       the claimed ranges (claimed without running them); with the
+       default cap past 2^32, grain 2 and the mapping at both ends.
    Printed, not asserted: the fraction of a balanced launch that ran on
    its home threads with real threads started together (a benchmark
    figure: a descheduled thread lowers it, as it should).

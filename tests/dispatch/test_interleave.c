@@ -13,6 +13,19 @@
    work-group handed out exactly once, exactly one claim flagged last, the
    unclaimed count 0 at the end.
 
+   The scenarios, with exact expectations: round-robin claims over 1 to 64
+   threads (every work-group on its home thread, no steal); one thread
+   late (exactly one takeover, everything else at home); one thread doing
+   all (T - 1 takeovers, nearest neighbour first); stealing off; and,
+   through the yield hook, other threads' claims between a claim's steps:
+   a steal or a takeover between the owner's load and its CAS, a second
+   thief while the first holds what it stole, the lag of the unclaimed
+   count, a guided CAS race.  Guests (participants beyond the device's
+   threads, whose block is dealt empty, for a waiting application
+   thread): one takes a launch of one work-group over and makes the last
+   claim, its refilled word is stolen back from like any other, and it
+   counts as local on every node.
+
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
 #include <inttypes.h>

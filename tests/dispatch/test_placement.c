@@ -1,6 +1,18 @@
 /* test_placement.c - the POCL_AFFINITY placement on made-up machines, and
    reading this machine.
 
+   Placement: 2 nodes x 32 CPUs with SMT, 4 uneven nodes, holes in the
+   allowed set, 1 CPU, more threads than CPUs, sub-device ranges; and this
+   machine (also under `taskset -c 0`, the test placement_taskset).
+   Affinity domains of thread ranges: NUMA, L3, L2, L1 on 2 nodes with an
+   L3 per 4 cores and SMT; L2s shared by 4, 2 and 1 CPUs on 4 uneven
+   nodes, with holes; no cache information; an L3 shared by two nodes;
+   ranges that start inside a domain, threads that do not keep a domain
+   together, and the next partitionable domain of a device, a node, a
+   cache and a core.  The CPUs a domain sub-device's thread binds to
+   without POCL_AFFINITY (pt_domain_cpus): one domain, nested domains, an
+   L3 shared by two nodes, an unknown domain, none.
+
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
 #define _GNU_SOURCE

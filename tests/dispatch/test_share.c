@@ -6,6 +6,14 @@
    of `claim` work-groups are claimed, each run in parts of at most
    pt_share_allowance, with a look after each part when one is due.
 
+   Checked: a launch is shared only when its rest is worth a wake-up
+   (costs more than the threshold); for equal costs, never more than
+   twice the threshold late (or one work-group), and a launch kept alone
+   cost at most twice the threshold; the default's figures on the bench's
+   kernel (64 trivial work-groups are never shared); rising costs, a slow
+   first work-group, a range of half the launch; a clock going backwards
+   or far ahead.
+
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
 #include <stdint.h>

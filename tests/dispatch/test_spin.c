@@ -1,4 +1,4 @@
-/* test_spin.c - the spin rules B1-B3 of driver/pthread_spin.h, with a
+/* test_spin.c - the spin rules B1-B6 of driver/pthread_spin.h, with a
    scripted clock, from one thread, so that nothing depends on how the
    machine schedules this test:
      - B1: no spin calls sched_yield (this file defines sched_yield, which

@@ -10,7 +10,8 @@
    tree wake-up of a launch's helpers, from the launch's cursor),
    pt_pool_unlink_launch, and the shutdown (pt_pool_shutdown;
    stop_workers before the split).  P1..P6 are the rules stated at the
-   top of pthread_pool.c (P5 needs sub-devices: not modelled).  P6, the
+   top of pthread_pool.c (P5 needs sub-devices: not modelled; the unit
+   test pool_woken_for_other, tests/pool/test_pool.c, covers it).  P6, the
    grace a worker taken for a small command gives the application
    thread that enqueued it, is a delay between the take and the taken
    worker's search, which every interleaving here may have anyway (a

@@ -3,7 +3,8 @@
 # .../<root>/ours/etc/OpenCL/vendors) reports the same cl_khr_device_uuid as
 # stock PoCL of the same build (.../<root>/stock/...): the extension on
 # both or on neither, and the same device and driver UUIDs, which PoCL
-# 7.2 derives from the device's index (pocl_cpu_init_common).
+# 7.2 derives from the device's index (pocl_cpu_init_common).  PoCL 7.2
+# and main have the extension, 7.1 has not.
 set -u
 prog=$1
 ours=$OCL_ICD_VENDORS

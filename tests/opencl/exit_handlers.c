@@ -14,7 +14,7 @@
    launches of the same kernel and size, whose binary PoCL finds in its
    caches, and checks that they registered at most MAX_NEW handlers in
    all (a cache lookup preempted for over a millisecond may re-arm one;
-   one per launch is the defect).
+   one per launch is the defect: re-arming on every launch gave 200).
 
    Usage: cl_exit_handlers [LAUNCHES [MAX_NEW]]   (default 200 and 10)
 

@@ -10,6 +10,8 @@
    With the argument "already-failed", also commands enqueued when an
    event of their wait list has failed already: PoCL marks them (main's
    failed_dependency) and the device must fail them without running them.
+   The failed event is a user event, or a launch; a launch waiting on such
+   a command fails too and runs no work-item.
    PoCL 7.1 and 7.2 have no such mark and run them, so this case is only
    for a PoCL that has it.
 

@@ -13,8 +13,8 @@
        and completes the marker and the barrier itself (expect-host: with
        POCL_PTHREAD_HOST_GROUPS at its default), or only after the flag
        is set and the workers are free again (expect-wait: with
-       POCL_PTHREAD_HOST_GROUPS=0, and from a thread whose stack is too
-       small for a kernel, where the host must not run it; a watchdog
+       POCL_PTHREAD_HOST_GROUPS=0, and from a thread whose stack, 256 KiB,
+       is too small for a kernel, where the host must not run it; a watchdog
        sets it after 3 s);
      - the kernel run on this thread divides by zero (no trap: kernels are
        compiled with the division sanitizer) and adds two numbers whose sum
@@ -36,8 +36,8 @@
        work-groups that count each work-item's runs; it waits for the
        last with clWaitForEvents, then for the rest with clFinish: it runs
        all three launches itself, and every work-item ran exactly once;
-     - expect-stack: thread 1's stack is too small for a kernel, with
-       POCL_PTHREAD_HOST_GROUPS at its default.  It first waits for a
+     - expect-stack: thread 1's stack (256 KiB) is too small for a kernel,
+       with POCL_PTHREAD_HOST_GROUPS at its default.  It first waits for a
        lone marker, which it completes itself (a marker needs no stack),
        then for its launch, which it must leave to the workers: it waits
        until the program frees them, once thread 2 ran its own launch and

@@ -6,7 +6,8 @@
                                   queue while 200 launches are queued; the
                                   launches still all run, nothing hangs
      cl_lifecycle exit            exit() with long kernels queued and
-                                  running; the process ends, status 0
+                                  running (the kernel is built first);
+                                  the process ends, status 0
      cl_lifecycle exit-compiling  exit() while a worker is building the
                                   kernel (POCL_CACHE_DIR must be empty:
                                   check_exit_compiling.sh): after one

@@ -11,6 +11,8 @@
    crash of cl_subdevices_static).  Run it with freed memory overwritten
    (MALLOC_PERTURB_, without glibc's tcache, as CMakeLists.txt does), so
    that reading freed memory crashes every time instead of once in forty.
+   Patch 0006 of the series frees the queue's driver data first; without
+   it, this crashes every time.
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 

@@ -5,6 +5,7 @@
    built with HOST_CPU_ENABLE_STACK_SIZE_CHECK the limit follows from the
    stack our workers get (the device's work_group_stack_size), which
    check_stack_limit.sh compares under several stack limits (ulimit -s).
+   The kernel has 64 KiB of private data per work-item.
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 

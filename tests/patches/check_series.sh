@@ -1,10 +1,11 @@
 #!/bin/sh
 # check_series.sh TOP WORKDIR [SOURCE...]: the patch series is in `git
 # format-patch` form (a "From <sha>" line, a "Subject: [PATCH n/m] area:
-# ..." line and a body saying why), and applies in order, without fuzz, to
-# a fresh copy of the pristine v7.1 tree and of each PoCL tree or tarball
-# SOURCE (ci/pocl-source.sh applies with --fuzz=0 and stops at the first
-# that does not apply).
+# ..." line and a body saying why), every patch of patches/ is in series
+# and every entry of series in patches/, and the series applies in order,
+# without fuzz, to a fresh copy of the pristine v7.1 tree and of each PoCL
+# tree or tarball SOURCE (ci/pocl-source.sh applies with --fuzz=0 and stops
+# at the first that does not apply).
 set -u
 top=$1 work=$2
 shift 2

@@ -10,7 +10,12 @@
 # Writes RESULTS_DIR/VARIANT[-SCHEDULE].txt ("test status" per line) and the
 # ctest log next to it.  For ours, fails if any test that passed on stock
 # (its results file must exist) did not pass; stock itself fails only if it
-# could not run.
+# could not run.  A test that passed on stock and failed on ours is run
+# once more, alone; it counts as passed only if it passes then, and the
+# log names it as flaky (a few of PoCL's tests time themselves).  The
+# results are in build/pocl-suite/ for the main build,
+# build/pocl-suite_<version>/ for the others (tests/pocl-suite/
+# CMakeLists.txt).
 set -uo pipefail
 build=$1 variant=$2 schedule=$3 results=$4 version=${5:-}
 mkdir -p "$results"

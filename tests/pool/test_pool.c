@@ -88,6 +88,22 @@
                     1; a sub-device of 2 threads, 2; a marker, 1; a launch
                     left to its enqueuer (a grace, P6), 1.
 
+   And three of the grace (P6 of pthread_pool.c), with a grace of an
+   hour and the worker in a thread of its own:
+
+   host_grace       Only a push by the command's enqueuer of a small
+                    command gives the worker it takes a grace; the worker
+                    leaves the command alone during it (a worker that
+                    ignores the grace fails it); pt_pool_end_graces and
+                    shutdown end it.
+   grace_reused     The command is run by its enqueuer during the grace
+                    and its node reused for a command of a sub-device the
+                    worker does not serve; the worker, which compares
+                    pointers, must leave that one alone.
+   grace_jump       A worker whose (scripted) clock jumps during its grace
+                    of an hour ends it and takes its command (B2 of
+                    pthread_spin.h).
+
    And one of the application threads' hint (H1 of pthread_pool.c):
 
    host_work        host_work counts exactly the queued NDRange commands

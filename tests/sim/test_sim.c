@@ -26,6 +26,20 @@
    with costs per claim and per clock read, on every profile, those whose
    costs jump 1000-fold part-way through included, for T = 2 to 256.
 
+   In detail.  The profiles (wgd_sim.h): flat, linear, horizon band,
+   first eighth dear, period T, one dear block, heavy tail, and three
+   whose work-groups become 1000 times dearer part-way through (once, at
+   the end of every static block, often), which is where sized claims
+   need the latch.  A thread that starts after the others are done has
+   its work done by them.  check_bounded: for every profile, T = 2 to 256
+   and 1,000 to 100,003 work-groups, with and without a cost per claim
+   and per clock read, static ends within D1 (the work and dispatch
+   overhead divided evenly, plus twice the dearest work-group, one claim
+   and one clock read), and with claims of one (static-1) within Graham's
+   bound (plus the dearest work-group once); their shared-line
+   read-modify-writes stay within 24 T; and without dispatch overhead
+   static-1 is never more than the dearest work-group behind guided.
+
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
 #include <inttypes.h>
