@@ -1,6 +1,6 @@
 # Thin wrappers around CMake, run where PoCL can be built: natively with an
 # LLVM that PoCL 7.1, 7.2 and main accept (18-21), otherwise in a Debian 13
-# build root (see README.md).
+# build root (see README.md and docs/versions.md).
 
 .PHONY: all check bench bench-smoke yggdrasil-export shell clean
 

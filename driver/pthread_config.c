@@ -25,8 +25,8 @@
   (offsetof (pts_config, member)                                              \
    + PTS_ZERO_IF (sizeof (((pts_config *)0)->member) == sizeof (type)))
 
-/* The settings table.  The order is README.md's; each meaning is one line
-   of Markdown there (no '|', no newline).  */
+/* The settings table.  The order is docs/settings.md's; each meaning is
+   one line of Markdown there (no '|', no newline).  */
 const pts_setting pts_settings[] = {
   {
       .name = "POCL_PTHREAD_SCHEDULE",

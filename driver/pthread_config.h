@@ -5,9 +5,9 @@
    Every setting is one row of the settings table (pts_settings in
    pthread_config.c): its variable, how its value is parsed, its default,
    the accepted values as text, the pts_config field it sets and what it
-   means.  pts_config_read, the warnings and the table of README.md's
-   "Runtime settings of the driver" (pts_settings_markdown; the test
-   readme_settings compares them) all come from that table.
+   means.  pts_config_read, the warnings and the table of
+   docs/settings.md's "The settings table" (pts_settings_markdown; the
+   test docs_settings compares them) all come from that table.
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -94,10 +94,11 @@ typedef struct
   unsigned max;          /* PTS_SETTING_UINT: the largest accepted value */
   const char *accepted;  /* the accepted values, as warnings name them */
   size_t field;          /* offsetof (pts_config, the field it sets) */
-  const char *meaning;   /* one line of Markdown, for README.md */
+  const char *meaning;   /* one line of Markdown, for docs/settings.md */
 } pts_setting;
 
-/* The settings table, in README.md's order, and its number of rows.  */
+/* The settings table, in docs/settings.md's order, and its number of
+   rows.  */
 extern const pts_setting pts_settings[];
 extern const unsigned pts_num_settings;
 
@@ -117,8 +118,8 @@ void pts_setting_value_text (const pts_setting *s, unsigned v, char *buf,
 /* The field of c that row s sets, as a number.  */
 unsigned pts_setting_get (const pts_config *c, const pts_setting *s);
 
-/* Writes the settings table as README.md's Markdown table: a header line,
-   a separator line, one line per row.  */
+/* Writes the settings table as docs/settings.md's Markdown table: a
+   header line, a separator line, one line per row.  */
 void pts_settings_markdown (FILE *out);
 
 /* Parses a whole number in [0, max] (blanks around allowed).  */
@@ -149,7 +150,7 @@ void pts_config_read (pts_config *c, char *(*getenv_fn) (const char *));
    are set but none is accepted.  PoCL reads the same variables with atoi,
    which takes "8abc" for 8 and gives 4294967295 threads for -1.  These
    variables are not rows of the settings table (they decide together, and
-   README.md describes them in prose), but warn the same way.  */
+   docs/settings.md describes them in prose), but warn the same way.  */
 unsigned pts_config_thread_count (char *(*getenv_fn) (const char *),
                                   unsigned cpus);
 

@@ -5,8 +5,8 @@
    (empty, garbage, negative, huge, mixed case, blanks around), and the
    warning is checked byte for byte.
 
-   test_config --markdown prints the settings table as README.md's table
-   (the test readme_settings compares the two).
+   test_config --markdown prints the settings table as docs/settings.md's
+   table (the test docs_settings compares the two).
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -94,7 +94,7 @@ expected_warning (char *buf, size_t size, const char *name, const char *value,
 
 /* What the table must say for each row, written out here so that a
    changed text (tests and scripts grep for them) or a row without a test
-   fails.  In the table's (README.md's) order.  */
+   fails.  In the table's (docs/settings.md's) order.  */
 static const struct
 {
   const char *name, *accepted, *used;
@@ -112,7 +112,7 @@ static const struct
 #define NROWS (sizeof (rows_expected) / sizeof (rows_expected[0]))
 
 /* The table itself: its rows, their texts, and that they agree with the
-   parsers and with the meanings written for README.md.  */
+   parsers and with the meanings written for docs/settings.md.  */
 static void
 check_table (void)
 {
@@ -400,7 +400,7 @@ check_markdown (void)
              "markdown: line %u does not end the row", i + 3);
       line = end + 1;
     }
-  /* The values columns, as README.md had them.  */
+  /* The values columns, as docs/settings.md has them.  */
   CHECK (strstr (text, "| `POCL_PTHREAD_SCHEDULE` | `static` (default), "
                        "`guided` | ")
              != NULL,
