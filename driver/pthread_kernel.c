@@ -342,12 +342,14 @@ pt_kernel_run_command (const pt_kernel_env *env, pt_runner *r,
    for their rest: W8 of wg_dispatch.c), again after a pause (B1 of
    pthread_spin.h), for up to PT_HUNGER_WAIT_NS; a gap in the clock that
    says this thread lost its CPU ends the wait at once (B2), as then the
-   holders have moved on too.  Leaving is always safe.  */
+   holders have moved on too, and so do more busy workers than CPUs (B7).
+   Leaving is always safe.  hint: the pool's counts of its threads.  */
 static bool
-claim_or_wait (wgd_launch *d, unsigned tid, wgd_range *r, wgd_thread_stats *st)
+claim_or_wait (wgd_launch *d, unsigned tid, wgd_range *r, wgd_thread_stats *st,
+               pt_wake_hint *hint)
 {
   bool more = wgd_claim (d, tid, r, st);
-  if (more || !r->wait)
+  if (more || !r->wait || !pt_hunger_may_wait (hint))
     return more;
   uint64_t start = pt_now_ns (), before = start;
   for (;;)
@@ -359,7 +361,8 @@ claim_or_wait (wgd_launch *d, unsigned tid, wgd_range *r, wgd_thread_stats *st)
       if (more || !r->wait)
         return more;
       uint64_t now = pt_now_ns ();
-      if (now - before > PT_SPIN_JUMP_NS || now - start > PT_HUNGER_WAIT_NS)
+      if (now - before > PT_SPIN_JUMP_NS || now - start > PT_HUNGER_WAIT_NS
+          || !pt_hunger_may_wait (hint))
         return false;
       before = now;
     }
@@ -473,7 +476,7 @@ participate (const pt_kernel_env *env, pt_runner *w, pt_pool_launch *q,
      (and PoCL free) at any moment.  */
   if (first != NULL)
     r = *first;
-  else if (!claim_or_wait (d, tid, &r, &st->dispatch))
+  else if (!claim_or_wait (d, tid, &r, &st->dispatch, &p->woken))
     {
       st->fruitless_joins++;
       /* A first claim has nothing pending to account, so it is never the
@@ -571,7 +574,7 @@ participate (const pt_kernel_env *env, pt_runner *w, pt_pool_launch *q,
                              &st->dispatch);
       done += r.end - r.begin;
       flush_printf (&pc, &printf_position);
-      more = claim_or_wait (d, tid, &r, &st->dispatch);
+      more = claim_or_wait (d, tid, &r, &st->dispatch, &p->woken);
       /* `last` may come with a false return (wgd_range).  */
       if (r.last)
         retire_launch (p, l);

@@ -77,7 +77,8 @@ unsigned pt_device_domains (cl_device_id dev);
 /* How long a participant whose claim says to wait (wgd_range.wait: others
    hold ranges and were asked for their rest) claims again before leaving
    the launch; it leaves at once when the clock shows it lost its CPU
-   (B2 of pthread_spin.h).  A holder gives back before its next
+   (B2 of pthread_spin.h), or when the busy workers outnumber the CPUs
+   (B7).  A holder gives back before its next
    work-group, so this covers work-groups up to this long; the launch's
    bound (D1 of wg_dispatch.c) assumes waiters stay.  */
 #define PT_HUNGER_WAIT_NS 50000u

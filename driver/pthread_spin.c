@@ -1,4 +1,4 @@
-/* pthread_spin.c - bounded busy-waiting; see the header (rules B1-B6).
+/* pthread_spin.c - bounded busy-waiting; see the header (rules B1-B7).
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 

@@ -84,6 +84,16 @@
       CPUs, where the spinners slowed the thread they waited for (a
       launch of 4096 trivial work-groups took 50% longer than with nobody
       spinning).  Graces (P6) are not idle spins and do not follow B6.
+   B7 (a hungry thread waits on spare CPUs only)  A thread that finds
+      nothing to claim while others hold ranges of a launch (W8 of
+      wg_dispatch.c) waits for their rest only while the busy workers do
+      not outnumber the CPUs (pt_hunger_may_wait).  When they do, some
+      holder is waiting for a CPU, and the waiter, which is not asleep,
+      keeps one from it for the whole wait: with 4 threads on 2 CPUs,
+      launches of 16384 trivial work-groups took 155 us against 95 at 2
+      threads, 20 hungry claims a launch.  Leaving is always safe; the
+      holders give their rest back all the same and claim it one
+      work-group at a time.
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -92,6 +102,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Looks at the counter between two reads of the clock (B2): a look and a
@@ -159,6 +170,17 @@ typedef struct
   _Atomic unsigned spinners;
   unsigned cpus;
 } pt_wake_hint;
+
+/* B7: whether a thread that found nothing while others hold ranges may
+   wait for their rest: no more busy workers than CPUs.  relaxed: a hint;
+   leaving is always safe.  */
+static inline bool
+pt_hunger_may_wait (pt_wake_hint *hint)
+{
+  return hint == NULL
+         || atomic_load_explicit (&hint->busy, memory_order_relaxed)
+                <= hint->cpus;
+}
 
 /* Who spins, for B5 and B6.  */
 typedef enum

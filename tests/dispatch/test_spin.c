@@ -1,4 +1,4 @@
-/* test_spin.c - the spin rules B1-B6 of driver/pthread_spin.h, with a
+/* test_spin.c - the spin rules B1-B7 of driver/pthread_spin.h, with a
    scripted clock, from one thread, so that nothing depends on how the
    machine schedules this test:
      - B1: no spin calls sched_yield (this file defines sched_yield, which
@@ -25,7 +25,10 @@
        CPUs, not when they have not, and a grace never does;
      - B6: an idle worker ends its spin at once when the busy workers, the
        idle spinners ahead of it, itself and one application thread
-       outnumber the CPUs; B5 and B6 leave the budget as it was.
+       outnumber the CPUs; B5 and B6 leave the budget as it was;
+     - B7: a thread that finds nothing while others hold ranges may wait
+       for their rest while the busy workers are no more than the CPUs,
+       and not once they outnumber them; without counts it may.
    Why: the driver's waiters used to yield to other programs between
    looks, so every launch on a busy machine waited out a time slice
    (issue 31: 4-5 ms per launch beside two busy loops).
@@ -435,10 +438,37 @@ real_clock (void)
          (unsigned long long)took);
 }
 
+/* B7.  */
+static void
+hunger (void)
+{
+  pt_wake_hint hint;
+  atomic_init (&hint.woken, 0);
+  atomic_init (&hint.spinners, 0);
+  hint.cpus = 2;
+  static const struct
+  {
+    unsigned busy;
+    bool may;
+  } cases[] = { { 0, true }, { 2, true }, { 3, false }, { 8, false } };
+  for (size_t c = 0; c < sizeof (cases) / sizeof (cases[0]); ++c)
+    {
+      atomic_init (&hint.busy, cases[c].busy);
+      CHECK (pt_hunger_may_wait (&hint) == cases[c].may,
+             "B7: %u busy workers on 2 CPUs: a hungry thread %s wait, want "
+             "it %s",
+             cases[c].busy, pt_hunger_may_wait (&hint) ? "may" : "may not",
+             cases[c].may ? "may" : "may not");
+    }
+  CHECK (pt_hunger_may_wait (NULL), "B7: without counts a hungry thread "
+                                    "may not wait");
+}
+
 int
 main (void)
 {
   spins ();
+  hunger ();
   give_way ();
   crowding ();
   budgets ();
