@@ -48,14 +48,23 @@ for s in ${POCL_SOURCE:-} ${more//;/ }; do
   esac
 done
 
+# The shared source folder by its real path: only that is mounted inside,
+# so a symbolic link ../shared would lead nowhere there
+# (cmake/PoclVersions.cmake globs this path instead).
+shared=
+if [ -z "${POCL_STEAL_SOURCES+set}" ] && [ -d "$top/../shared/pocl-src" ]; then
+  shared=$(realpath "$top/../shared/pocl-src")
+fi
+
 # Only these variables cross into the root; the host's PATH, library paths
 # and tool settings would not fit a Debian 13 userland.
 envs=(PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
   HOME=/root LANG=C.UTF-8 POCL_STEAL_IN_ENV=1 POCL_STEAL_ENV_KIND=root
   "POCL_STEAL_CACHE=$cache")
+[ -z "$shared" ] || envs+=("POCL_STEAL_SHARED_SOURCES=$shared")
 while IFS= read -r -d '' kv; do
   case "$kv" in
-    POCL_STEAL_CACHE=* | POCL_STEAL_IN_ENV=* | POCL_STEAL_ENV_KIND=*) ;;
+    POCL_STEAL_CACHE=* | POCL_STEAL_IN_ENV=* | POCL_STEAL_ENV_KIND=* | POCL_STEAL_SHARED_SOURCES=*) ;;
     POCL_* | OCL_* | CTEST_* | CCACHE_* | TERM=* | VERBOSE=* | JOBS=*) envs+=("$kv") ;;
   esac
 done < <(env -0)

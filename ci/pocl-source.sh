@@ -71,7 +71,13 @@ tree_digest ()
 tree_version () # DIR WHAT
 {
   local cm="$1/CMakeLists.txt" major minor suffix
-  [ -f "$cm" ] || ps_die "$2: no CMakeLists.txt at its top; expected a PoCL source tree"
+  if [ ! -f "$cm" ]; then
+    # A folder of tarballs, such as the shared source folder: name them.
+    if ls "$1"/pocl-*.tar.* >/dev/null 2>&1; then
+      ps_die "$2, a folder with no CMakeLists.txt at its top but PoCL tarballs in it; name the tarballs themselves (e.g. $(ls "$1"/pocl-*.tar.* | head -n 1)), or a source tree"
+    fi
+    ps_die "$2, which has no CMakeLists.txt at its top; expected a PoCL source tree"
+  fi
   major=$(sed -n 's/^set(MAJOR_VERSION \([0-9]*\))$/\1/p' "$cm" | head -n 1)
   minor=$(sed -n 's/^set(MINOR_VERSION \([0-9]*\))$/\1/p' "$cm" | head -n 1)
   suffix=$(sed -n 's/^set(VERSION_SUFFIX_FIXED_TEXT "\(.*\)")$/\1/p' "$cm" | head -n 1)
@@ -79,7 +85,7 @@ tree_version () # DIR WHAT
     7.1) echo "7.1 17 21" ;;
     7.2) echo "7.2 18 23" ;;
     8.0-pre) echo "main 18 23" ;;
-    *) ps_die "$2 is PoCL '$major.$minor$suffix' (from its CMakeLists.txt); this project builds PoCL 7.1, 7.2 and main (8.0-pre)" ;;
+    *) ps_die "$2, which is PoCL '$major.$minor$suffix' (from its CMakeLists.txt); this project builds PoCL 7.1, 7.2 and main (8.0-pre)" ;;
   esac
 }
 
@@ -147,6 +153,11 @@ debian_pristine ()
   echo "$out"
 }
 
+# The setting a user tree came from, for messages: POCL_SOURCE, or
+# POCL_STEAL_SOURCES when cmake/PoclVersions.cmake prepares one of its
+# items (it sets POCL_SOURCE_SETTING).
+setting=${POCL_SOURCE_SETTING:-POCL_SOURCE}
+
 # A user-supplied tree or tarball, unpacked into the cache when a tarball.
 user_pristine ()
 {
@@ -155,7 +166,7 @@ user_pristine ()
     (cd "$src" && pwd -P)
     return
   fi
-  [ -f "$src" ] || ps_die "POCL_SOURCE='$src' is neither a directory nor a file (give a PoCL 7.1, 7.2 or main source tree or a tarball of one)"
+  [ -f "$src" ] || ps_die "$setting names '$src', which is neither a directory nor a file (give a PoCL 7.1, 7.2 or main source tree or a tarball of one)"
   local sum out tmp inner
   sum=$(sha256sum <"$src" | cut -c1-12)
   out="$cache/pocl-user-$sum"
@@ -166,9 +177,9 @@ user_pristine ()
   tmp="$out.partial"
   rm -rf "$tmp"
   mkdir -p "$tmp"
-  tar -xf "$src" -C "$tmp" || ps_die "POCL_SOURCE='$src' could not be unpacked with tar"
+  tar -xf "$src" -C "$tmp" || ps_die "$setting names '$src', which could not be unpacked with tar"
   inner=$(find "$tmp" -maxdepth 2 -name CMakeLists.txt -printf '%h\n' | sort | head -n 1)
-  [ -n "$inner" ] || ps_die "POCL_SOURCE='$src' holds no CMakeLists.txt at its top or one level down"
+  [ -n "$inner" ] || ps_die "$setting names '$src', which holds no CMakeLists.txt at its top or one level down"
   mv "$inner" "$out"
   rm -rf "$tmp"
   echo "$out"
@@ -176,11 +187,11 @@ user_pristine ()
 
 if [ -n "${POCL_SOURCE:-}" ]; then
   pristine=$(user_pristine)
-  version=$(tree_version "$pristine" "POCL_SOURCE='$POCL_SOURCE'")
+  version=$(tree_version "$pristine" "$setting names '$POCL_SOURCE'")
   digest=$(tree_digest "$pristine")
   upstream=$(known_tree "$digest")
   if [ -z "$upstream" ]; then
-    ps_note "POCL_SOURCE='$POCL_SOURCE' is PoCL ${version%% *} but not an upstream tree recorded in ci/pocl-source.lock (tree digest $digest); using it as it is"
+    ps_note "$setting names '$POCL_SOURCE', which is PoCL ${version%% *} but not an upstream tree recorded in ci/pocl-source.lock (tree digest $digest); using it as it is"
     upstream=own-tree
   fi
   origin="user:$pristine:$digest"

@@ -4,7 +4,8 @@
 # with patches/series and built like the main build (ours, stock, tsan and
 # asan prefixes; no linked build) in build/pocl-<version>/.  Unset, it is
 # the pristine upstream tarballs in the project's shared source folder
-# (../shared/pocl-src beside the checkout) when there is one; "none" builds
+# (../shared/pocl-src beside the checkout, by its real path:
+# cmake/SharedSources.cmake) when there is one; "none" builds
 # no other version.
 #
 # Sets, for the tests:
@@ -21,14 +22,16 @@
 #   POCL_HAS_TBB_<v>              whether its TBB device is built (the
 #                                 peer, pocl_steal_add_tbb_peer)
 
-file(GLOB _shared_sources
-     "${PROJECT_SOURCE_DIR}/../shared/pocl-src/pocl-*.tar.xz")
+set(TOP "${PROJECT_SOURCE_DIR}")
+include(cmake/SharedSources.cmake)
 pocl_steal_list_setting(POCL_STEAL_SOURCE_LIST POCL_STEAL_SOURCES
-                        "${_shared_sources}")
+                        "${POCL_STEAL_SHARED_SOURCE_LIST}")
 
 set(POCL_STEAL_VERSIONS "")
 set(POCL_STEAL_VERSIONS_MISSING "")
 set(_previous pocl-linked)
+# ci/pocl-source.sh names the setting in its messages.
+set(ENV{POCL_SOURCE_SETTING} POCL_STEAL_SOURCES)
 foreach(_source ${POCL_STEAL_SOURCE_LIST})
   execute_process(
     COMMAND "${CMAKE_COMMAND}" -E env "POCL_SOURCE=${_source}"
@@ -87,6 +90,7 @@ foreach(_source ${POCL_STEAL_SOURCE_LIST})
     set(POCL_PREFIX_${p}_${_v} "${_dir}/prefix/${_p}")
   endforeach()
 endforeach()
+unset(ENV{POCL_SOURCE_SETTING})
 foreach(_v 7.1 7.2 main)
   if(NOT _v STREQUAL POCL_VERSION AND NOT _v IN_LIST POCL_STEAL_VERSIONS
      AND NOT "${POCL_STEAL_VERSIONS_MISSING}" MATCHES "(^|;)${_v}[|]")

@@ -6,7 +6,10 @@
 #   - the version is read from the tree: one that says 7.2 is taken as 7.2
 #     (LLVM 18-23), with a note that it is no upstream tree we know;
 #   - a tree of a version not built (7.3), a missing path and a file that
-#     is not a tarball are refused with a message naming them.
+#     is not a tarball are refused with a message naming them;
+#   - a folder of tarballs named in POCL_STEAL_SOURCES (the shared source
+#     folder itself, say) is refused with a message that names that
+#     setting, not POCL_SOURCE, and asks for the tarballs.
 set -u
 top=$1 work=$2
 fails=0
@@ -42,7 +45,7 @@ done
 if POCL_SOURCE=$work/v72 "$top/ci/pocl-source.sh" "$work/x" 2>"$work/v72.err"; then
   got=$(cat "$work/x/.pocl-steal-version")
   [ "$got" = "7.2 18 23 own-tree" ] && echo "POCL_SOURCE=<tree saying 7.2>: $got" || fail "a tree saying 7.2 gave the version line '$got'"
-  grep -q "is PoCL 7.2 but not an upstream tree recorded" "$work/v72.err" && echo "  with the note: $(head -n 1 "$work/v72.err")" || fail "a tree saying 7.2 was taken without a note: $(cat "$work/v72.err")"
+  grep -q "which is PoCL 7.2 but not an upstream tree recorded" "$work/v72.err" && echo "  with the note: $(head -n 1 "$work/v72.err")" || fail "a tree saying 7.2 was taken without a note: $(cat "$work/v72.err")"
 else
   fail "a tree saying 7.2 was refused: $(cat "$work/v72.err")"
 fi
@@ -55,7 +58,7 @@ fi
 if POCL_SOURCE=$work/nonexistent "$top/ci/pocl-source.sh" "$work/x" 2>"$work/none.err"; then
   fail "a missing POCL_SOURCE was accepted"
 else
-  grep -q "nonexistent' is neither a directory nor a file" "$work/none.err" && echo "POCL_SOURCE=<missing>: $(cat "$work/none.err")" || fail "a missing POCL_SOURCE was refused without saying why: $(cat "$work/none.err")"
+  grep -q "nonexistent', which is neither a directory nor a file" "$work/none.err" && echo "POCL_SOURCE=<missing>: $(cat "$work/none.err")" || fail "a missing POCL_SOURCE was refused without saying why: $(cat "$work/none.err")"
 fi
 
 echo "not a tarball" >"$work/junk.tar"
@@ -63,6 +66,14 @@ if POCL_SOURCE=$work/junk.tar POCL_STEAL_CACHE=$work/cache "$top/ci/pocl-source.
   fail "a junk tarball was accepted"
 else
   grep -q "could not be unpacked" "$work/junk.err" && echo "POCL_SOURCE=<junk file>: $(tail -n 1 "$work/junk.err")" || fail "a junk tarball was refused without saying why: $(cat "$work/junk.err")"
+fi
+
+mkdir -p "$work/tarballs"
+echo "not used" >"$work/tarballs/pocl-7.2-x.tar.xz"
+if POCL_SOURCE_SETTING=POCL_STEAL_SOURCES POCL_SOURCE=$work/tarballs "$top/ci/pocl-source.sh" --version 2>"$work/folder.err"; then
+  fail "a folder of tarballs was accepted as a tree"
+else
+  grep -q "POCL_STEAL_SOURCES names '$work/tarballs', a folder .*name the tarballs themselves" "$work/folder.err" && echo "POCL_STEAL_SOURCES=<folder of tarballs>: $(cat "$work/folder.err")" || fail "a folder of tarballs in POCL_STEAL_SOURCES was refused without naming the setting and the way out: $(cat "$work/folder.err")"
 fi
 
 rm -rf "$work"
