@@ -14,6 +14,17 @@ fi
 cmake -S "$top" -B "$build" "${gen[@]}" ${POCL_STEAL_CMAKE_ARGS:-}
 cmake --build "$build"
 
+# The versions built and those not, with why (cmake/PoclVersions.cmake).
+if [ -f "$build/pocl-versions.txt" ]; then
+  echo
+  while read -r v what rest; do
+    case $what in
+      built) echo "pocl-steal: built PoCL $v (${rest%% *}) into ${rest#* }" ;;
+      missing) echo "pocl-steal: did not build PoCL $v: $rest; its tests are skipped" ;;
+    esac
+  done <"$build/pocl-versions.txt"
+fi
+
 [ "${1:-}" = --demo ] || exit 0
 
 vendors="$build/prefix/ours/etc/OpenCL/vendors"

@@ -31,5 +31,10 @@ if [ "$skipped" -gt 0 ]; then
   echo "$skipped test(s) skipped, not counted as passed:"
   sed -n '/^The following tests did not run:/,/^$/p' "$log" | grep '(Skipped)'
 fi
+# The PoCL versions whose tests did not run (cmake/PoclVersions.cmake).
+if grep -q ' missing ' "$build/pocl-versions.txt" 2>/dev/null; then
+  echo "PoCL versions whose tests did not run:"
+  sed -n 's/^\([^ ]*\) missing \(.*\)$/\tPoCL \1: \2/p' "$build/pocl-versions.txt"
+fi
 echo "$((total - failed - skipped)) passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -98,3 +98,19 @@ foreach(_v 7.1 7.2 main)
          "${_v}|no PoCL ${_v} tree in POCL_STEAL_SOURCES ('${POCL_STEAL_SOURCES}')")
   endif()
 endforeach()
+
+# What was built and what not, for `make` to end with and `make check`'s
+# summary (ci/build.sh, ci/check.sh): one line per version, "VERSION
+# built UPSTREAM PREFIX_DIR" or "VERSION missing WHY".
+set(_lines "${POCL_VERSION} built ${POCL_UPSTREAM} ${CMAKE_BINARY_DIR}/prefix\n")
+foreach(_v ${POCL_STEAL_VERSIONS})
+  string(APPEND _lines
+         "${_v} built ${POCL_UPSTREAM_${_v}} ${CMAKE_BINARY_DIR}/pocl-${_v}/prefix\n")
+endforeach()
+foreach(_m ${POCL_STEAL_VERSIONS_MISSING})
+  string(REPLACE "|" ";" _m "${_m}")
+  list(GET _m 0 _v)
+  list(GET _m 1 _why)
+  string(APPEND _lines "${_v} missing ${_why}\n")
+endforeach()
+file(WRITE "${CMAKE_BINARY_DIR}/pocl-versions.txt" "${_lines}")
