@@ -11,7 +11,8 @@ python3 "$run" --build "$build" --out "$out" --smoke --threads 2 || { echo "FAIL
 fails=0
 fail () { echo "FAIL: $*"; fails=$((fails + 1)); }
 for f in report.md launch.csv share.csv contention.csv uneven.csv locality.csv bandwidth.csv dispatch.csv simulated.csv \
-         launch.png uneven.png locality-static.png dispatch.png simulated.png; do
+         launch-stock.png launch-host.png launch-peers.png uneven.png locality-static.png dispatch.png \
+         simulated.png; do
   [ -s "$out/$f" ] || fail "$f missing or empty"
 done
 report=$out/report.md

@@ -310,6 +310,10 @@ class Bench:
 
     def gnuplot(self, name, script):
         path = os.path.join(self.out, name + ".gp")
+        # Names such as stock@7.2 or static-nohost are written as they are,
+        # not as gnuplot's enhanced text (where _ and @ mean sub- and
+        # superscripts).
+        script = script.replace("set terminal pngcairo", "set terminal pngcairo noenhanced")
         with open(path, "w") as f:
             f.write(script)
         if shutil.which("gnuplot") is None:
@@ -462,15 +466,29 @@ class Bench:
                     vals = [r for r in csv_rows if r[0] == t]
                     f.write("%d %s\n" % (g, " ".join(r[2 + SIZES.index(g)] for r in vals)))
                 f.write("\n\n")
-        plots = []
-        for i, t in enumerate(self.threads):
-            for j, v in enumerate(variants):
-                plots.append("'launch.dat' index %d using 1:%d with linespoints title '%s, %d threads'"
-                             % (i, j + 2, v, t))
-        self.gnuplot("launch", "set terminal pngcairo size 900,560\nset output 'launch.png'\n"
-                     "set logscale xy\nset xlabel 'work-groups per launch'\n"
-                     "set ylabel 'microseconds per launch'\nset key left top\nset grid\n"
-                     "plot " + ", ".join(plots) + "\n")
+        # One picture per question, one panel per thread count, the legend
+        # beside the data: ours against stock on each version; ours with
+        # the host-run rules off one by one; the floors and the peers.
+        questions = [
+            ("launch-stock", "ours against stock PoCL",
+             [v for v in variants if v.partition("@")[0] in ("static", "stock")]),
+            ("launch-host", "the application thread's part (host runs, S1, P6)",
+             ["static", "static-nohost", "static-shareonce", "static-nograce"]),
+            ("launch-peers", "the floors and the peers",
+             ["static", "guided", "omp", "omp-stores"] + tbb),
+        ]
+        for name, title, series in questions:
+            panels = []
+            for i, t in enumerate(self.threads):
+                plots = ["'launch.dat' index %d using 1:%d with linespoints title '%s'"
+                         % (i, variants.index(v) + 2, v) for v in series]
+                panels.append("set title '%s, %d threads'\nplot %s\n" % (title, t, ", ".join(plots)))
+            self.gnuplot(name, "set terminal pngcairo size %d,480\nset output '%s.png'\n"
+                         "set multiplot layout 1,%d\n"
+                         "set logscale xy\nset xlabel 'work-groups per launch'\n"
+                         "set ylabel 'microseconds per launch'\nset key outside bottom center "
+                         "horizontal maxcols 3\nset grid\n%sunset multiplot\n"
+                         % (560 * len(self.threads), name, len(self.threads), "".join(panels)))
 
     # --- 1b. where a small launch's time goes ---------------------------
 
