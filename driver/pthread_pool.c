@@ -72,25 +72,6 @@
       (P1; or it goes idle again and the launch's own helper wake-ups
       take it).
 
-   P8 (no more helpers than CPUs)  A push (P7) and a launch's wake-ups
-      take an idle worker as a helper only while the driver's threads
-      that run or are about to (the busy workers, and those woken and not
-      yet running: pt_wake_hint) are fewer than the CPUs the process may
-      run on, counting the workers the same call took, the one for the
-      command included.  A helper beyond
-      that finds no CPU: it waits on a run queue behind the participants,
-      preempts one when it gets there (a context switch each way), and
-      holds the range it claimed while it is off its CPU.  With 4 threads
-      on 2 CPUs, launches of 16384 trivial work-groups took 150 us
-      against 90 at 2 threads.  Loses nothing where others can run a
-      thread's work-groups (guided, or static with stealing:
-      wgd_others_may_run): the worker that prepares the launch, and every
-      participant, claims until nothing is left; a busy worker searches
-      before it goes idle (P1) and joins by itself.  So the launch's
-      wake-ups keep the cap only there; with stealing off each thread's
-      block needs its owner, and they wake as before.  The worker taken
-      for the command itself is never capped.
-
    H1 (the application threads' hint)  host_work counts the queued NDRange
       commands and the listed launches of at most host_groups work-groups,
       and the queued markers and barriers (none if host_groups is 0).
@@ -380,19 +361,6 @@ idle_to_take (const pt_pool *p, unsigned from, unsigned end)
   return i < end ? i : first_set (p->idle_bits, from, end);
 }
 
-/* P8: how many more helpers fit on the CPUs: the CPUs less the busy
-   workers and those woken and not yet running.  relaxed: hints, read
-   under the lock; a stale one wakes one helper too many or too few, and
-   the participants claim what nobody else does.  */
-static unsigned
-helper_room (pt_pool *p)
-{
-  unsigned used
-      = atomic_load_explicit (&p->woken.busy, memory_order_relaxed)
-        + atomic_load_explicit (&p->woken.woken, memory_order_relaxed);
-  return used < p->woken.cpus ? p->woken.cpus - used : 0;
-}
-
 void
 pt_pool_push_command (pt_pool *p, _cl_command_node *cmd, bool by_waiter)
 {
@@ -420,21 +388,12 @@ pt_pool_push_command (pt_pool *p, _cl_command_node *cmd, bool by_waiter)
      at once, where a sleeper takes a futex wake-up.  The first is taken
      for cmd (P5); the others search as any taken worker does, and take
      cmd themselves if they run first.  If none is idle, the busy ones
-     search the queue before they go idle (P1).  Helpers only while they
-     fit on the CPUs (P8).  */
-  /* Read only where helpers are wanted: the counts' lines are the
-     workers', and a push of one work-group should not pay for them.  */
-  unsigned room = want > 1 ? helper_room (p) : 0;
+     search the queue before they go idle (P1).  */
   for (unsigned n = 0; n < want; ++n)
     {
-      if (n > 0 && room == 0)
-        break;
       unsigned i = idle_to_take (p, first, first + count);
       if (i == first + count)
         break;
-      /* Whoever is taken will run: the worker for cmd too.  */
-      if (room > 0)
-        room--;
       if (n == 0 && grace)
         grace_start (p, i);
       if (take_idle (p, i, n == 0 ? cmd : NULL))
@@ -491,14 +450,6 @@ pt_pool_wake_helpers (pt_pool *p, pt_pool_launch *l, unsigned n)
     n = PT_WAKE_FAN_OUT;
 
   pthread_mutex_lock (&p->lock);
-  /* No more than fit on the CPUs where the participants can run every
-     thread's work-groups (P8).  */
-  if (wgd_others_may_run (l->dispatch))
-    {
-      unsigned room = helper_room (p);
-      if (n > room)
-        n = room;
-    }
   /* Idle workers that would find work of their own, spinning or asleep:
      each one taken answers one wake-up (P2, P3).  In thread order from
      where the launch's previous wake-up stopped: a worker looked at once

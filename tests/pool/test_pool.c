@@ -88,21 +88,6 @@
                     1; a sub-device of 2 threads, 2; a marker, 1; a launch
                     left to its enqueuer (a grace, P6), 1.
 
-   And one of how many helpers fit (P8 of pthread_pool.c):
-
-   helpers_cpus     With 4 threads on 2 CPUs, every push and launch woke
-                    helpers for all four; those beyond the CPUs waited on a
-                    run queue, preempted a participant when they got
-                    there, and held their ranges while off their CPU
-                    (launches of 16384 trivial work-groups: 150 us against
-                    90 at 2 threads).  Now, where others may run a thread's
-                    work-groups, a push takes the command's worker and
-                    helpers while they fit (2 CPUs: 2 workers; 1 CPU or 2
-                    busy workers: the command's worker only), and the
-                    wake-ups of a static launch over 8 threads on 2 CPUs
-                    with its preparer busy take one helper in all; with
-                    stealing off they wake every owner, as before.
-
    And three of the grace (P6 of pthread_pool.c), with a grace of an
    hour and the worker in a thread of its own:
 
@@ -190,10 +175,6 @@ pool_init (pt_pool *p, unsigned threads)
       fprintf (stderr, "pt_pool_init failed\n");
       exit (2);
     }
-  /* A machine with more CPUs than the pool has threads, whatever this one
-     has, so that P8 (no more helpers than CPUs) never binds, but in
-     helpers_cpus, which sets the CPUs and the busy workers itself.  */
-  p->woken.cpus = 4 * threads;
 }
 
 /* Checks that idle_bits equals the flags (the invariant beside it in
@@ -1015,20 +996,13 @@ test_grace_reused (void)
   pool_destroy (&p);
 }
 
-/* P7: how many of 4 sleeping workers a push takes; cpus, busy: the CPUs
-   and the busy workers for P8, or 0, 0 for P8 not to bind.  */
+/* P7: how many idle workers a push takes.  */
 static unsigned
 push_takes (uint32_t groups, struct _cl_device_id *dev, bool by_waiter,
-            uint64_t grace_ns, bool *first_for_cmd, unsigned cpus,
-            unsigned busy)
+            uint64_t grace_ns, bool *first_for_cmd)
 {
   pt_pool p;
   pool_init (&p, 4);
-  if (cpus > 0)
-    {
-      p.woken.cpus = cpus;
-      atomic_store_explicit (&p.woken.busy, busy, memory_order_relaxed);
-    }
   pt_pool_count_host_work (&p, 64, grace_ns);
   for (unsigned i = 0; i < 4; ++i)
     set_idle (&p, i, false, true);
@@ -1076,76 +1050,13 @@ test_push_helpers (void)
       bool first_for_cmd = false;
       unsigned taken
           = push_takes (cases[c].groups, cases[c].dev, cases[c].by_waiter,
-                        cases[c].grace_ns, &first_for_cmd, 0, 0);
+                        cases[c].grace_ns, &first_for_cmd);
       CHECK (taken == cases[c].want && first_for_cmd,
              "a push of %s took %u workers, want %u, %s for the command",
              cases[c].what, taken, cases[c].want,
              first_for_cmd ? "one" : "not exactly one");
     }
   printf ("push_helpers: a push takes its launch's first helpers (P7)\n");
-}
-
-/* P8: no more helpers than CPUs.  */
-static void
-test_helpers_cpus (void)
-{
-  enum
-  {
-    T = 8,
-    CALLS = 4
-  };
-  /* A push of 64 work-groups, 4 sleeping workers: the worker for the
-     command always, helpers while the busy workers and those taken are
-     fewer than the CPUs.  */
-  static const struct
-  {
-    unsigned cpus, busy, want;
-  } pushes[] = {
-    { 2, 0, 2 }, /* the command's worker and one helper */
-    { 1, 0, 1 }, /* the command's worker only */
-    { 2, 2, 1 }, /* the CPUs are busy: still the command's worker */
-    { 3, 0, 3 }, /* 1 + PT_PUSH_HELPERS, as without P8 */
-  };
-  for (size_t c = 0; c < sizeof (pushes) / sizeof (pushes[0]); ++c)
-    {
-      bool first_for_cmd = false;
-      unsigned taken = push_takes (64, &root, false, 0, &first_for_cmd,
-                                   pushes[c].cpus, pushes[c].busy);
-      CHECK (taken == pushes[c].want && first_for_cmd,
-             "a push of 64 work-groups on %u CPUs with %u busy workers took "
-             "%u workers, want %u, %s for the command (P8)",
-             pushes[c].cpus, pushes[c].busy, taken, pushes[c].want,
-             first_for_cmd ? "one" : "not exactly one");
-    }
-
-  /* A static launch over 8 threads, 2 CPUs, worker 0 (its preparer) busy,
-     1 to 7 asleep with a block each: with stealing, the wake-ups of every
-     joiner together take one helper; without, each block needs its owner
-     and every sleeper is woken as before.  */
-  for (int steal = 1; steal >= 0; --steal)
-    {
-      pt_pool p;
-      pt_pool_launch l;
-      pool_init (&p, T);
-      p.woken.cpus = 2;
-      launch_init (&p, &l, 0, T, 64);
-      wgd_launch_set_stealing (l.dispatch, steal);
-      for (unsigned i = 1; i < T; ++i)
-        set_idle (&p, i, false, true);
-      atomic_store_explicit (&p.woken.busy, 1, memory_order_relaxed);
-      for (unsigned c = 0; c < CALLS; ++c)
-        pt_pool_wake_helpers (&p, &l, PT_WAKE_FAN_OUT);
-      unsigned woken = count_woken (&p, 1, T - 1);
-      unsigned want = steal ? 1 : T - 1;
-      CHECK (woken == want,
-             "%u wake-ups of a static launch over %u threads on 2 CPUs, "
-             "stealing %s, marked %u sleepers woken, want %u (P8)",
-             CALLS, T, steal ? "on" : "off", woken, want);
-      launch_destroy (&p, &l);
-      pool_destroy (&p);
-    }
-  printf ("helpers_cpus: pushes and wake-ups take no more helpers than "
-          "fit on the CPUs where others may run their work (P8)\n");
 }
 
 /* B2 of pthread_spin.h during a grace (P6): a worker whose clock jumps
@@ -1206,7 +1117,6 @@ static const struct
   { "grace_reused", test_grace_reused },
   { "grace_jump", test_grace_jump },
   { "push_helpers", test_push_helpers },
-  { "helpers_cpus", test_helpers_cpus },
 };
 
 int
