@@ -472,11 +472,12 @@ class Bench:
         questions = [
             ("launch-stock", "ours against stock PoCL",
              [v for v in variants if v.partition("@")[0] in ("static", "stock")]),
-            ("launch-host", "the application thread's part (host runs, S1, P6)",
+            ("launch-host", "the application thread: host runs, S1, P6",
              ["static", "static-nohost", "static-shareonce", "static-nograce"]),
             ("launch-peers", "the floors and the peers",
              ["static", "guided", "omp", "omp-stores"] + tbb),
         ]
+        # Titles go between single quotes in the gnuplot script: none has one.
         for name, title, series in questions:
             panels = []
             for i, t in enumerate(self.threads):
