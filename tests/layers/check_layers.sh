@@ -11,7 +11,7 @@
 #   3  pthread_kernel    kernel launches
 #   2  pthread_pool      the pool's queues, sleep and wake-up
 #   1  pthread_config, pthread_stats, pthread_placement, pthread_spin,
-#      pthread_share, pthread_compat (the differences between PoCL versions)
+#      pthread_share, pthread_stack, pthread_compat (the differences between PoCL versions)
 #   0  wg_dispatch       the dispatcher
 set -u
 dir=$1
@@ -25,7 +25,7 @@ layer () {
     pthread_worker) echo 4 ;;
     pthread_kernel) echo 3 ;;
     pthread_pool) echo 2 ;;
-    pthread_config | pthread_stats | pthread_placement | pthread_spin | pthread_share | pthread_compat) echo 1 ;;
+    pthread_config | pthread_stats | pthread_placement | pthread_spin | pthread_share | pthread_stack | pthread_compat) echo 1 ;;
     wg_dispatch) echo 0 ;;
     *) echo "" ;;
   esac
