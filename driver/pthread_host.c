@@ -26,6 +26,7 @@
 
 #include "pthread_kernel.h"
 #include "pthread_pool.h"
+#include "pthread_stack.h"
 
 /* Stack the driver's own frames may use between the check and the
    work-group function: PoCL's argument set-up and ours.  */
@@ -33,15 +34,18 @@
 
 /* What one application thread runs work-groups with.  Made on its first
    help; its buffers (local memory, and a printf buffer as big as a
-   worker's: 16 MiB by default) are made with it, freed when the workers
-   stop (pt_host_release_buffers) and made again on the next help, as the
-   workers' own are; all of it is freed when the thread exits (the key's
-   destructor).  */
+   worker's: 16 MiB by default) and its stack (as big as a worker's, where
+   the architecture has a switch: pthread_stack.h) are made with it, freed
+   when the workers stop (pt_host_release_buffers) and made again on the
+   next help, as the workers' own are; all of it is freed when the thread
+   exits (the key's destructor).  */
 typedef struct host_runner
 {
   pt_runner runner;
   size_t local_mem_size; /* 0: no buffers */
   size_t printf_buffer_size;
+  pt_stack stack;    /* none: not made yet, or no switch here */
+  bool stack_failed; /* pt_stack_make failed: the thread's own stack */
   struct host_runner *prev, *next; /* in `runners`, under runners_lock */
 } host_runner;
 
@@ -59,6 +63,11 @@ buffers_free (host_runner *h)
   pocl_aligned_free (h->runner.printf_buffer);
   h->runner.local_mem = h->runner.printf_buffer = NULL;
   h->local_mem_size = h->printf_buffer_size = 0;
+  /* No thread runs on it: the workers stop when PoCL releases the device,
+     once no context is left, so nobody waits for a command of it; and a
+     thread that exits runs nothing.  */
+  pt_stack_free (&h->stack);
+  h->stack_failed = false;
 }
 
 static void
@@ -90,8 +99,9 @@ runner_key_make (void)
   pthread_key_create (&runner_key, runner_free);
 }
 
-/* The calling thread's runner for env's sizes, or NULL (out of memory).  */
-static pt_runner *
+/* The calling thread's runner for env's sizes, with its buffers, or NULL
+   (out of memory).  */
+static host_runner *
 host_runner_get (const pt_kernel_env *env)
 {
   pthread_once (&runner_key_once, runner_key_make);
@@ -101,7 +111,7 @@ host_runner_get (const pt_kernel_env *env)
      context is left, so no thread waits for a command of it here.  */
   if (h != NULL && h->local_mem_size == env->local_mem_size
       && h->printf_buffer_size == env->printf_buffer_size)
-    return &h->runner;
+    return h;
   if (h == NULL)
     {
       h = calloc (1, sizeof (*h));
@@ -127,7 +137,22 @@ host_runner_get (const pt_kernel_env *env)
   else
     buffers_free (h);
   pthread_mutex_unlock (&runners_lock);
-  return ok ? &h->runner : NULL;
+  return ok ? h : NULL;
+}
+
+/* Makes h's stack, as big as a worker's, if it has none; whether it has
+   one.  Where there is no switch, or the mapping failed once, the thread
+   keeps to its own stack (stack_fits) until the workers stop.  */
+static bool
+host_stack_get (host_runner *h, size_t size)
+{
+  if (h->stack.map != NULL)
+    return true;
+  if (h->stack_failed)
+    return false;
+  if (pt_stack_make (&h->stack, size) != 0)
+    h->stack_failed = true;
+  return !h->stack_failed;
 }
 
 /* The calling thread's own stack, as pthread_getattr_np tells it, found
@@ -208,12 +233,48 @@ launch_wanted (const pt_pool_launch *l, void *arg)
   return l->dispatch->num_groups <= w->max_groups && l->domains == 0;
 }
 
+/* Whether the calling thread can run work-groups on some stack: the
+   driver's, unless making it failed, or else its own (stack_fits).  */
+static bool
+host_can_run (size_t stack_need)
+{
+  if (PT_STACK_SWITCH)
+    {
+      pthread_once (&runner_key_once, runner_key_make);
+      const host_runner *h = pthread_getspecific (runner_key);
+      if (h == NULL || !h->stack_failed)
+        return true;
+    }
+  return stack_fits (stack_need);
+}
+
 bool
 pt_host_may_take (const pt_workers *s, const _cl_command_node *cmd,
                   size_t stack_need)
 {
   return s->config.host_groups > 0
-         && (pt_pool_command_is_empty (cmd) || stack_fits (stack_need));
+         && (pt_pool_command_is_empty (cmd) || host_can_run (stack_need));
+}
+
+/* What runs on the driver's stack: the command, or a share of the
+   launch.  */
+typedef struct
+{
+  const pt_kernel_env *env;
+  pt_runner *r;
+  _cl_command_node *cmd;
+  pt_pool_launch *l;
+  bool ran;
+} host_run;
+
+static void
+host_run_here (void *arg)
+{
+  host_run *h = arg;
+  if (h->cmd != NULL)
+    pt_kernel_host_run (h->env, h->r, h->cmd);
+  else
+    h->ran = pt_launch_host_join (h->env, h->r, h->l);
 }
 
 bool
@@ -225,12 +286,18 @@ pt_host_help (pt_workers *s, size_t stack_need, cl_command_queue cq,
      one counts in H1 while queued.  */
   if (!pt_pool_host_work (&s->pool))
     return false;
-  /* Work-groups only where the stack has room, and with our buffers
-     (out of memory for them: the workers run them all).  Markers and
-     barriers need neither.  */
-  pt_runner *r = NULL;
-  if (stack_fits (stack_need))
-    r = host_runner_get (&s->env);
+  /* Work-groups only on a stack with room, the driver's or else the
+     thread's own, and with our buffers (out of memory for them: the
+     workers run them all).  Markers and barriers need neither.  */
+  host_runner *h = host_runner_get (&s->env);
+  bool on_own_stack = false;
+  if (h != NULL && !host_stack_get (h, s->stack_size))
+    {
+      on_own_stack = stack_fits (stack_need);
+      if (!on_own_stack)
+        h = NULL;
+    }
+  pt_runner *r = h != NULL ? &h->runner : NULL;
   wanted w = { cq, ev, r != NULL ? s->config.host_groups : 0 };
   _cl_command_node *cmd
       = pt_pool_take_command_if (&s->pool, command_wanted, &w);
@@ -260,11 +327,12 @@ pt_host_help (pt_workers *s, size_t stack_need, cl_command_queue cq,
 #if HAVE_MXCSR
   unsigned csr = _mm_getcsr ();
 #endif
-  bool ran = true;
-  if (cmd != NULL)
-    pt_kernel_host_run (&s->env, r, cmd);
+  host_run run = { &s->env, r, cmd, l, true };
+  if (on_own_stack)
+    host_run_here (&run);
   else
-    ran = pt_launch_host_join (&s->env, r, l);
+    pt_stack_run (&h->stack, host_run_here, &run);
+  bool ran = run.ran;
 #if HAVE_MXCSR
   _mm_setcsr (csr);
 #endif

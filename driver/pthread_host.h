@@ -28,11 +28,18 @@
    blocks, and the pages they first touch, stay with the threads the
    placement put them on; not those of a sub-device made by affinity
    domain, whose work-groups keep to its domain's CPUs
-   (pthread_worker.h); and only where the thread's stack has room for a
-   kernel (as much as the workers give one: the device's
-   work_group_stack_size), which is unknown, so no, on threads that run on
-   another stack than their own (coroutines, Julia's tasks).  Markers and
-   barriers need no stack: any waiting thread completes them.
+   (pthread_worker.h).
+
+   Where the work-groups' stack is: on x86-64 and AArch64, a stack of the
+   driver's, one per application thread, as big as a worker's, with a
+   guard page (pthread_stack.h), made on the thread's first help and
+   freed with its buffers.  So any thread runs small launches, whatever
+   stack it runs on itself: a thread made with a small stack, a coroutine,
+   a Julia task.  Elsewhere, or where that stack cannot be mapped, only a
+   thread whose own stack has room for a kernel (as much as the workers
+   give one: the device's work_group_stack_size) runs them, which is
+   unknown, so no, on threads that run on another stack than their own.
+   Markers and barriers need no stack: any waiting thread completes them.
 
    What the thread's own state sees: its floating-point environment
    (rounding, flush-to-zero, which kernels set for themselves) is restored
@@ -44,7 +51,7 @@
    integer division by zero does not trap on any thread.
 
    Layering: pthread_device calls this; this calls pthread_worker (for the
-   workers' environment), pthread_kernel and pthread_pool.
+   workers' environment), pthread_kernel, pthread_pool and pthread_stack.
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -71,9 +78,9 @@ bool pt_host_help (pt_workers *s, size_t stack_need, cl_command_queue cq,
 
 /* Whether the calling application thread may take cmd when it waits for
    it, as far as it can tell before: host runs are on, and cmd is a
-   marker or a barrier, or its stack has room for a kernel (stack_need,
-   as for pt_host_help).  A command it enqueues is then left to it a
-   while (P6 of pthread_pool.c).  */
+   marker or a barrier, or it has a stack with room for a kernel (the
+   driver's, or its own with stack_need free, as for pt_host_help).  A command
+   it enqueues is then left to it a while (P6 of pthread_pool.c).  */
 bool pt_host_may_take (const pt_workers *s, const _cl_command_node *cmd,
                        size_t stack_need);
 

@@ -43,7 +43,8 @@ static void
 free_workers (void)
 {
   atomic_store (&freed, 1);
-  busy_flag[0] = 1;
+  /* Atomic: the watchdog and the program may both free them.  */
+  __atomic_store_n (&busy_flag[0], 1, __ATOMIC_SEQ_CST);
 }
 
 /* Frees the workers after *arg hundredths of a second unless they are

@@ -2,7 +2,7 @@
    launch itself when no worker can (pthread_host.h).
 
    Usage: host_run expect-host|expect-wait|expect-domain|expect-ooo|
-                   expect-stack
+                   expect-stack|expect-coroutine
    Every worker is first made busy: a launch of one work-group per thread
    (local size 1) whose work-groups count themselves in and then wait for
    a flag the program sets at the end.  A worker stuck in one of them can
@@ -36,12 +36,21 @@
        work-groups that count each work-item's runs; it waits for the
        last with clWaitForEvents, then for the rest with clFinish: it runs
        all three launches itself, and every work-item ran exactly once;
-     - expect-stack: thread 1's stack (256 KiB) is too small for a kernel,
-       with POCL_PTHREAD_HOST_GROUPS at its default.  It first waits for a
-       lone marker, which it completes itself (a marker needs no stack),
-       then for its launch, which it must leave to the workers: it waits
-       until the program frees them, once thread 2 ran its own launch and
-       returned and thread 1 is past its marker.
+     - expect-stack: thread 1's stack (256 KiB) is too small for its
+       kernel, which has 1 MiB of private data, with
+       POCL_PTHREAD_HOST_GROUPS at its default.  It first waits for a lone
+       marker, which it completes itself (a marker needs no stack), then
+       for its launch, which it runs itself on the driver's stack
+       (pthread_stack.h; run on its own stack, the kernel would overflow
+       it and crash): both threads return early, as in expect-host;
+     - expect-coroutine: the same kernel, from thread 1 running on a
+       makecontext coroutine with a 64 KiB stack, whose stack pointer is
+       outside the thread's own stack: it runs its launch itself too.
+       Where the driver has no stack switch (an architecture other than
+       x86-64 and AArch64), both modes expect the old behaviour instead:
+       thread 1 leaves its launch to the workers and waits until the
+       program frees them, once thread 2 ran its own launch and returned
+       (and, expect-stack, thread 1 is past its marker).
    Which thread ran how many work-groups is the `host` field of
    POCL_PTHREAD_STATS; check_host_run.sh checks it.
 
@@ -59,11 +68,20 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 #include <xmmintrin.h>
 
 #include "busy_workers.h"
 #include "cltest.h"
+
+/* Whether the driver runs an application thread's work-groups on a stack
+   of its own (driver/pthread_stack.h: PT_STACK_SWITCH).  */
+#if defined(__x86_64__) || defined(__aarch64__)
+#define DRIVER_STACK 1
+#else
+#define DRIVER_STACK 0
+#endif
 
 static const char *source = BUSY_WORKERS_SOURCE
     "__kernel void small (__global float *out, float a, float b, int d)\n"
@@ -71,6 +89,17 @@ static const char *source = BUSY_WORKERS_SOURCE
     "  int q = 7 / d;\n"
     "  out[0] = a + b;\n"
     "  out[1] = (float)q;\n"
+    "}\n"
+    /* As small, with 1 MiB of private data written through: more than a
+       256 KiB thread stack or a 64 KiB coroutine stack holds.  */
+    "__kernel void deep (__global float *out, float a, float b, int d)\n"
+    "{\n"
+    "  volatile int buf[262144];\n"
+    "  for (int i = 0; i < 262144; i += 1024)\n"
+    "    buf[i] = i + d;\n"
+    "  int q = 7 / d;\n"
+    "  out[0] = a + b;\n"
+    "  out[1] = (float)q + (float)buf[d * 1024];\n"
     "}\n"
     "__kernel void count (__global int *hits)\n"
     "{\n"
@@ -91,6 +120,7 @@ typedef struct
   int env_kept;           /* rounding mode and MXCSR unchanged afterwards */
   int returned_early;     /* clFinish returned before the workers were freed */
   int marker_first;       /* expect-stack: a lone marker waited for first */
+  int on_coroutine;       /* expect-coroutine: run on a 64 KiB coroutine */
   int marker_early;       /* ... and that wait returned before they were */
   atomic_int marker_done; /* ... and that wait has returned */
   int hits_once;          /* expect-ooo: every counted work-item ran once */
@@ -177,6 +207,44 @@ run_small (void *arg)
   return NULL;
 }
 
+/* expect-coroutine: thread 1 runs run_small on a coroutine with a small
+   stack, and comes back when it returns.  */
+static ucontext_t co_return, co_ctx;
+static small_run *co_run;
+
+static void
+co_entry (void)
+{
+  run_small (co_run);
+}
+
+static void *
+run_small_thread (void *arg)
+{
+  small_run *s = arg;
+  if (!s->on_coroutine)
+    return run_small (s);
+  size_t size = 64 << 10;
+  void *stack = malloc (size);
+  if (stack == NULL || getcontext (&co_ctx) != 0)
+    {
+      fprintf (stderr, "FAIL: cannot make a coroutine\n");
+      exit (1);
+    }
+  co_ctx.uc_stack.ss_sp = stack;
+  co_ctx.uc_stack.ss_size = size;
+  co_ctx.uc_link = &co_return;
+  co_run = s;
+  makecontext (&co_ctx, co_entry, 0);
+  if (swapcontext (&co_return, &co_ctx) != 0)
+    {
+      fprintf (stderr, "FAIL: swapcontext\n");
+      exit (1);
+    }
+  free (stack);
+  return NULL;
+}
+
 /* The result of s's launch, read once the workers are free.  */
 static void
 read_small (small_run *s)
@@ -209,26 +277,31 @@ main (int argc, char **argv)
   if (argc != 2
       || (strcmp (argv[1], "expect-host") && strcmp (argv[1], "expect-wait")
           && strcmp (argv[1], "expect-domain")
-          && strcmp (argv[1], "expect-ooo")
-          && strcmp (argv[1], "expect-stack")))
+          && strcmp (argv[1], "expect-ooo") && strcmp (argv[1], "expect-stack")
+          && strcmp (argv[1], "expect-coroutine")))
     {
       fprintf (stderr,
                "usage: %s "
                "expect-host|expect-wait|expect-domain|expect-ooo|"
-               "expect-stack\n",
+               "expect-stack|expect-coroutine\n",
                argv[0]);
       return 2;
     }
   int expect_ooo = strcmp (argv[1], "expect-ooo") == 0;
-  int expect_host = expect_ooo || strcmp (argv[1], "expect-host") == 0;
   int expect_domain = strcmp (argv[1], "expect-domain") == 0;
   int expect_stack = strcmp (argv[1], "expect-stack") == 0;
+  int expect_coroutine = strcmp (argv[1], "expect-coroutine") == 0;
+  int expect_wait = strcmp (argv[1], "expect-wait") == 0;
+  /* Thread 1 runs a kernel its own stack cannot hold.  */
+  int deep = expect_stack || expect_coroutine;
+  int expect_host = expect_ooo || strcmp (argv[1], "expect-host") == 0
+                    || (deep && DRIVER_STACK);
   /* Thread 1 waits for the workers, thread 2 runs its launch.  */
-  int one_waits = expect_domain || expect_stack;
+  int one_waits = expect_domain || (deep && !DRIVER_STACK);
   cltest_env e;
   cltest_open (&e, source, NULL);
   cl_uint cus = cltest_compute_units (e.dev);
-  cl_kernel small1 = cltest_kernel (&e, "small");
+  cl_kernel small1 = cltest_kernel (&e, deep ? "deep" : "small");
   cl_kernel small2 = cltest_kernel (&e, "small");
   cl_kernel count = expect_ooo ? cltest_kernel (&e, "count") : NULL;
   /* Every worker busy.  */
@@ -278,14 +351,15 @@ main (int argc, char **argv)
   small_run s1 = { .e = expect_domain ? &sub : &e,
                    .small = expect_domain ? small_sub : small1,
                    .count = count,
-                   .marker_first = expect_stack },
+                   .marker_first = expect_stack,
+                   .on_coroutine = expect_coroutine },
             s2 = { .e = &e, .small = small2 };
   pthread_attr_t attr;
   pthread_attr_init (&attr);
-  if (!expect_host && !expect_domain)
+  if (expect_wait || deep)
     pthread_attr_setstacksize (&attr, 256 << 10);
   pthread_t t1, t2;
-  pthread_create (&t1, &attr, run_small, &s1);
+  pthread_create (&t1, &attr, run_small_thread, &s1);
   pthread_create (&t2, NULL, run_small, &s2);
   if (one_waits)
     {
@@ -327,16 +401,19 @@ main (int argc, char **argv)
   if (expect_ooo)
     CHECK (s1.hits_once, "a work-item of the out-of-order queue's launches "
                          "did not run exactly once");
+  if (expect_stack)
+    CHECK (s1.marker_early, "a thread with a small stack did not complete "
+                            "its marker itself");
   if (expect_host)
     CHECK (s1.returned_early && s2.returned_early,
            "clFinish waited for the workers: the application threads did "
-           "not run their launches");
-  else if (expect_stack)
-    CHECK (s1.marker_early && !s1.returned_early && s2.returned_early,
-           "a thread with a small stack did not complete its marker itself "
-           "(%d), or ran its launch (%d), or a thread with a big one did not "
-           "run its launch (%d)",
-           !s1.marker_early, s1.returned_early, !s2.returned_early);
+           "not run their launches (thread 1 %d, thread 2 %d)",
+           s1.returned_early, s2.returned_early);
+  else if (deep)
+    CHECK (!s1.returned_early && s2.returned_early,
+           "with no stack switch, a thread on a small stack ran its launch "
+           "(%d), or a thread with a big one did not run its launch (%d)",
+           s1.returned_early, !s2.returned_early);
   else if (expect_domain)
     CHECK (!s1.returned_early && s2.returned_early,
            "a launch of a NUMA sub-device ran on the waiting thread (%d), or "
