@@ -96,8 +96,11 @@ const pts_setting pts_settings[] = {
         "this many work-groups, next to the workers: a launch of one "
         "work-group then needs no worker and no wake-up. Larger launches are "
         "left to the workers, so their static blocks stay where the "
-        "placement put them. Only on a thread whose own stack has room for "
-        "a kernel (as much as a worker's); the thread's floating-point "
+        "placement put them. The work-groups run on a stack of the "
+        "driver's, as big as a worker's, so any thread runs them, a "
+        "coroutine or a thread with a small stack too (x86-64 and AArch64; "
+        "elsewhere only a thread whose own stack has room for a kernel, as "
+        "much as a worker's); the thread's floating-point "
         "environment is restored afterwards. Markers and barriers it waits "
         "for it completes itself. `0` turns all of it off. Other values: "
         "one warning, the default is used.",
