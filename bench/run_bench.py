@@ -293,6 +293,15 @@ class Bench:
                 got[v].append(measure(v))
         return {v: statistics.median(x) for v, x in got.items()}
 
+    @staticmethod
+    def quartiles(x):
+        """(median, first quartile, third quartile) of the values x."""
+        x = sorted(x)
+        if len(x) < 2:
+            return x[0], x[0], x[0]
+        q = statistics.quantiles(x, n=4, method="inclusive")
+        return q[1], q[0], q[2]
+
     # --- report helpers -------------------------------------------------
 
     def write_csv(self, name, header, rows):
@@ -651,12 +660,7 @@ class Bench:
                         self.stop_load([other])
         rows, csv_rows = [], []
 
-        def quartiles(x):
-            x = sorted(x)
-            if len(x) < 2:
-                return x[0], x[0], x[0]
-            q = statistics.quantiles(x, n=4, method="inclusive")
-            return q[1], q[0], q[2]
+        quartiles = self.quartiles
 
         for load, _ in loads:
             for c in cells:
@@ -668,6 +672,58 @@ class Bench:
         self.table(["load", "waiter", "work-groups"] + ["%s median [q1-q3]" % v for v in variants]
                    + ["static / stock"], rows)
         self.write_csv("contention.csv", ["load", "waiter", "groups"] + variants, csv_rows)
+
+    # --- 1e. the division sanitizer host runs need ----------------------
+
+    def divrem(self):
+        """Section 1e: what compiling kernels with PoCL's division
+        sanitizer, which host runs need, costs a kernel that divides."""
+        n, reps = (65536, 3) if self.smoke else (4 << 20, 10)
+        local = 64
+        t = self.threads[0]
+        self.md.append("## 1e. The division sanitizer host runs need\n")
+        self.md.append(
+            "With host runs on (POCL_PTHREAD_HOST_GROUPS > 0, the default), the driver has PoCL compile "
+            "every kernel with its sanitize-ub-of-div-rem pass, since an application thread running "
+            "work-groups has no SIGFPE handler for integer division by zero: a compare and a select "
+            "before every division and remainder whose divisor is not a known constant (signed ones "
+            "also guard INT_MIN / -1: two more compares, an and and an add). `cl_divrem`: %d "
+            "work-items in work-groups of %d (%d work-groups, so the workers run them in both "
+            "variants), each doing 16 dependent integer divisions and remainders (4 each of signed "
+            "and unsigned `/` and `%%`) on data the host writes at run time; its results are checked "
+            "against the host's. %d threads, `host runs on` (ours static, the default) against `host "
+            "runs off` (POCL_PTHREAD_HOST_GROUPS=0, no sanitizer; the kernel cache keeps the two "
+            "compilations apart), alternated in %d round(s). Milliseconds per launch: each run's "
+            "median over %d launches (after one not counted), and the CPU time of the process per "
+            "launch (all threads; waiting for a CPU that other programs hold does not count); the "
+            "median and quartiles over rounds; the ratio of the medians, and the median and "
+            "quartiles of the ratio within each round.\n"
+            % (n, local, n // local, t, self.rounds, reps))
+        variants = ["static", "static-nohost"]
+        measures = ["median_ms", "cpu_ms"]
+        got = {(v, m): [] for v in variants for m in measures}
+        for _ in range(self.rounds):
+            for v in variants:
+                out = self.run([self.tool("cl_divrem"), str(n), str(reps), str(local)],
+                               self.pocl_env(v, t))
+                for m in measures:
+                    got[(v, m)].append(self.field(out, m))
+        q = {k: self.quartiles(x) for k, x in got.items()}
+        ratios = {m: self.quartiles([a / b for a, b in zip(got[("static", m)],
+                                                          got[("static-nohost", m)])])
+                  for m in measures}
+        names = {"static": "host runs on (sanitized)", "static-nohost": "host runs off"}
+        rows = [[t, names[v]] + ["%.2f [%.2f-%.2f]" % q[(v, m)] for m in measures]
+                for v in variants]
+        rows.append([t, "on / off, of the medians"]
+                    + ["%.3f" % (q[("static", m)][0] / q[("static-nohost", m)][0]) for m in measures])
+        rows.append([t, "on / off, per round"] + ["%.3f [%.3f-%.3f]" % ratios[m] for m in measures])
+        self.table(["threads", "variant", "ms per launch, median [q1-q3]",
+                    "CPU ms per launch, median [q1-q3]"], rows)
+        csv_rows = [[t, v] + ["%.3f" % x for m in measures for x in q[(v, m)]] for v in variants]
+        csv_rows.append([t, "ratio_per_round"] + ["%.4f" % x for m in measures for x in ratios[m]])
+        self.write_csv("divrem.csv", ["threads", "variant", "median_ms", "q1_ms", "q3_ms",
+                                      "cpu_median_ms", "cpu_q1_ms", "cpu_q3_ms"], csv_rows)
 
     # --- 2. uneven work -------------------------------------------------
 
@@ -968,8 +1024,8 @@ class Bench:
         self.launches = 20 if self.smoke else 100
         self.batches = 5 if self.smoke else 30
         self.machine()
-        parts = (self.launch_cost, self.launch_breakdown, self.share_rule, self.contention, self.uneven,
-                 self.locality, self.bandwidth, self.dispatch, self.simulated, self.numa_guest)
+        parts = (self.launch_cost, self.launch_breakdown, self.share_rule, self.contention, self.divrem,
+                 self.uneven, self.locality, self.bandwidth, self.dispatch, self.simulated, self.numa_guest)
         if self.only:
             unknown = set(self.only) - set(p.__name__ for p in parts)
             if unknown:
