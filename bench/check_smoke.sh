@@ -10,7 +10,7 @@ rm -rf "$out"
 python3 "$run" --build "$build" --out "$out" --smoke --threads 2 || { echo "FAIL: run_bench.py failed"; exit 1; }
 fails=0
 fail () { echo "FAIL: $*"; fails=$((fails + 1)); }
-for f in report.md launch.csv share.csv contention.csv divrem.csv uneven.csv locality.csv bandwidth.csv dispatch.csv simulated.csv \
+for f in report.md launch.csv share.csv contention.csv divrem.csv waiters.csv uneven.csv locality.csv bandwidth.csv dispatch.csv simulated.csv \
          launch-stock.png launch-host.png launch-peers.png uneven.png locality-static.png dispatch.png \
          simulated.png; do
   [ -s "$out/$f" ] || fail "$f missing or empty"

@@ -725,6 +725,52 @@ class Bench:
         self.write_csv("divrem.csv", ["threads", "variant", "median_ms", "q1_ms", "q3_ms",
                                       "cpu_median_ms", "cpu_q1_ms", "cpu_q3_ms"], csv_rows)
 
+    # --- 1f. from every kind of thread ---------------------------------
+
+    WAITERS = ["main", "coroutine", "thread"]
+
+    def waiters(self):
+        """Section 1f: a small launch costs the same from every kind of
+        thread, now that application threads run work-groups on a stack of
+        the driver's (driver/pthread_stack.h)."""
+        sizes = [1, 16, 64]
+        t = self.threads[0]
+        self.md.append("## 1f. From every kind of thread\n")
+        self.md.append(
+            "Section 1's trivial kernel at %d threads, waited for by the main thread, by a coroutine "
+            "on a 64 KiB stack of its own (makecontext, as Julia's tasks and C++ coroutines run) and "
+            "by a thread created with a 256 KiB stack (musl's default is 128 KiB). Every application "
+            "thread runs small launches on a stack of the driver's (x86-64 and AArch64), so none of "
+            "them has to wait for a worker. `host runs off` (POCL_PTHREAD_HOST_GROUPS=0: the thread "
+            "only waits) is what the coroutine and the small-stack thread cost before, when the "
+            "driver ran work-groups only on a thread whose own stack had room. Microseconds per "
+            "launch: the median of %d batches of %d launches, then the median and quartiles over "
+            "rounds; the variants and waiters take turns. `x / main` is ours static from that waiter "
+            "over ours static from the main thread (the goal: within 10%%).\n"
+            % (t, self.batches, self.launches))
+        variants = ["static", "static-nohost", "stock"]
+        cases = [(v, w, g) for w in self.WAITERS for g in sizes for v in variants]
+        got = {c: [] for c in cases}
+        for _ in range(self.rounds):
+            for c in cases:
+                v, w, g = c
+                out = self.run([self.tool("cl_launch"), "--groups", str(g), "--local", "64",
+                                "--launches", str(self.launches), "--batches", str(self.batches),
+                                "--waiter", w], self.pocl_env(v, t))
+                got[c].append(self.field(out, "median_us"))
+        q = {c: self.quartiles(x) for c, x in got.items()}
+        rows, csv_rows = [], []
+        for w in self.WAITERS:
+            for g in sizes:
+                row = [w, g] + ["%.2f [%.2f-%.2f]" % q[(v, w, g)] for v in variants]
+                row.append("%.2f" % (q[("static", w, g)][0] / q[("stock", w, g)][0]))
+                row.append("%.2f" % (q[("static", w, g)][0] / q[("static", "main", g)][0]))
+                rows.append(row)
+                csv_rows.append([t, w, g] + ["%.3f" % q[(v, w, g)][0] for v in variants])
+        self.table(["waiter", "work-groups", "ours static", "ours, host runs off", "stock",
+                    "static / stock", "x / main"], rows)
+        self.write_csv("waiters.csv", ["threads", "waiter", "groups"] + variants, csv_rows)
+
     # --- 2. uneven work -------------------------------------------------
 
     def uneven(self):
@@ -1025,7 +1071,7 @@ class Bench:
         self.batches = 5 if self.smoke else 30
         self.machine()
         parts = (self.launch_cost, self.launch_breakdown, self.share_rule, self.contention, self.divrem,
-                 self.uneven, self.locality, self.bandwidth, self.dispatch, self.simulated, self.numa_guest)
+                 self.waiters, self.uneven, self.locality, self.bandwidth, self.dispatch, self.simulated, self.numa_guest)
         if self.only:
             unknown = set(self.only) - set(p.__name__ for p in parts)
             if unknown:
