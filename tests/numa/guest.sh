@@ -107,50 +107,65 @@ trap stop EXIT
 trap 'stop; exit 130' INT
 trap 'stop; exit 143' TERM
 
-t0=$(date +%s) boot_s=180
-setpriv --pdeathsig KILL -- timeout -k 5 "$timeout_s" \
-  setpriv --pdeathsig KILL -- "$qemu" \
-  -accel tcg,thread=multi -cpu max -m "${mem}M" -smp "$smp" "${numa[@]}" \
-  -kernel "$kit/vmlinuz" -initrd "$kit/initrd.img" \
-  -append "console=ttyS0 quiet panic=-1 pocl_guest_rw=$rw" \
-  -virtfs local,path=/,mount_tag=root,security_model=none,readonly=on,multidevs=remap \
-  "${shares[@]}" \
-  -nodefaults -display none -no-reboot \
-  -serial "file:$out/console.log" </dev/null 2>"$out/qemu.log" &
-pid=$!
-parent=$PPID stopped= status_at=
-while kill -0 "$pid" 2>/dev/null; do
-  now=$(date +%s)
-  if ! kill -0 "$parent" 2>/dev/null; then
-    echo "FAIL: the harness that started the guest has gone; QEMU stopped"
-    exit 1
-  fi
-  # A guest that has not booted within a few minutes never will (a wrong
-  # -cpu flag hangs it silently): stop waiting for the whole timeout.
-  if [ $((now - t0)) -gt "$boot_s" ] && [ ! -f "$out/guest.up" ]; then
-    echo "FAIL: the guest did not boot in $boot_s s; QEMU said: $(cat "$out/qemu.log")"
-    tail -n 20 "$out/console.log"
-    exit 75
-  fi
-  if [ -f "$out/guest.status" ]; then
-    : "${status_at:=$now}"
-    if [ $((now - status_at)) -gt 30 ]; then
-      echo "note: the guest ran its job but did not power off in 30 s; QEMU stopped; its console ends:"
-      tail -n 5 "$out/console.log"
-      stop
-      stopped=1
-      break
+# QEMU's TCG sometimes aborts on an assertion of its own before the guest
+# is up (iotlb_to_section, seen a few times in hundreds of boots): the job
+# never ran, so the guest is started again, at most twice more.  A guest
+# that came up, or any other failure, is not retried.
+attempt=1
+while :; do
+  t0=$(date +%s) boot_s=180
+  setpriv --pdeathsig KILL -- timeout -k 5 "$timeout_s" \
+    setpriv --pdeathsig KILL -- "$qemu" \
+    -accel tcg,thread=multi -cpu max -m "${mem}M" -smp "$smp" "${numa[@]}" \
+    -kernel "$kit/vmlinuz" -initrd "$kit/initrd.img" \
+    -append "console=ttyS0 quiet panic=-1 pocl_guest_rw=$rw" \
+    -virtfs local,path=/,mount_tag=root,security_model=none,readonly=on,multidevs=remap \
+    "${shares[@]}" \
+    -nodefaults -display none -no-reboot \
+    -serial "file:$out/console.log" </dev/null 2>"$out/qemu.log" &
+  pid=$!
+  parent=$PPID stopped= status_at=
+  while kill -0 "$pid" 2>/dev/null; do
+    now=$(date +%s)
+    if ! kill -0 "$parent" 2>/dev/null; then
+      echo "FAIL: the harness that started the guest has gone; QEMU stopped"
+      exit 1
     fi
+    # A guest that has not booted within a few minutes never will (a wrong
+    # -cpu flag hangs it silently): stop waiting for the whole timeout.
+    if [ $((now - t0)) -gt "$boot_s" ] && [ ! -f "$out/guest.up" ]; then
+      echo "FAIL: the guest did not boot in $boot_s s; QEMU said: $(cat "$out/qemu.log")"
+      tail -n 20 "$out/console.log"
+      exit 75
+    fi
+    if [ -f "$out/guest.status" ]; then
+      : "${status_at:=$now}"
+      if [ $((now - status_at)) -gt 30 ]; then
+        echo "note: the guest ran its job but did not power off in 30 s; QEMU stopped; its console ends:"
+        tail -n 5 "$out/console.log"
+        stop
+        stopped=1
+        break
+      fi
+    fi
+    sleep 1
+  done
+  if [ -n "$stopped" ]; then
+    qrc=0
+  else
+    wait "$pid"
+    qrc=$?
+    pid=
   fi
-  sleep 1
+  if [ $qrc = 134 ] && [ $attempt -lt 3 ] && [ ! -f "$out/guest.up" ] &&
+     [ ! -f "$out/guest.status" ]; then
+    echo "note: QEMU aborted before the guest was up ($(grep -a -m 1 -i 'assert' "$out/qemu.log" || tail -n 1 "$out/qemu.log")); starting it again (try $((attempt + 1)) of 3)"
+    attempt=$((attempt + 1))
+    rm -f "$out/console.log" "$out/qemu.log"
+    continue
+  fi
+  break
 done
-if [ -n "$stopped" ]; then
-  qrc=0
-else
-  wait "$pid"
-  qrc=$?
-  pid=
-fi
 echo "guest $topology: $(($(date +%s) - t0)) s, QEMU exit $qrc; up after $(cat "$out/guest.up" 2>/dev/null || echo '?') s"
 if [ $qrc = 124 ] || [ $qrc = 137 ]; then
   echo "FAIL: the guest ran out of its $timeout_s s; its console ends:"
