@@ -746,10 +746,20 @@ class Bench:
             "driver ran work-groups only on a thread whose own stack had room. Microseconds per "
             "launch: the median of %d batches of %d launches, then the median and quartiles over "
             "rounds; the variants and waiters take turns. `x / main` is ours static from that waiter "
-            "over ours static from the main thread (the goal: within 10%%).\n"
-            % (t, self.batches, self.launches))
-        variants = ["static", "static-nohost", "stock"]
-        cases = [(v, w, g) for w in self.WAITERS for g in sizes for v in variants]
+            "over ours static from the main thread of the same PoCL version (the goal: within "
+            "10%%). Every PoCL version built is measured: %s.\n"
+            % (t, self.batches, self.launches,
+               ", ".join([self.main_version] + [v for v in self.others if v != self.main_version])))
+        # Every PoCL version built, so that the figures hold on 7.1, 7.2
+        # and main alike: the main build's, then the others'.
+        versions = [self.main_version] + [v for v in self.others if v != self.main_version]
+        kinds = ["static", "static-nohost", "stock"]
+
+        def at(kind, version):
+            return kind if version == self.main_version else kind + "@" + version
+
+        cases = [(at(k, ver), w, g) for ver in versions for w in self.WAITERS for g in sizes
+                 for k in kinds]
         got = {c: [] for c in cases}
         for _ in range(self.rounds):
             for c in cases:
@@ -760,16 +770,18 @@ class Bench:
                 got[c].append(self.field(out, "median_us"))
         q = {c: self.quartiles(x) for c, x in got.items()}
         rows, csv_rows = [], []
-        for w in self.WAITERS:
-            for g in sizes:
-                row = [w, g] + ["%.2f [%.2f-%.2f]" % q[(v, w, g)] for v in variants]
-                row.append("%.2f" % (q[("static", w, g)][0] / q[("stock", w, g)][0]))
-                row.append("%.2f" % (q[("static", w, g)][0] / q[("static", "main", g)][0]))
-                rows.append(row)
-                csv_rows.append([t, w, g] + ["%.3f" % q[(v, w, g)][0] for v in variants])
-        self.table(["waiter", "work-groups", "ours static", "ours, host runs off", "stock",
+        for ver in versions:
+            for w in self.WAITERS:
+                for g in sizes:
+                    cell = {k: q[(at(k, ver), w, g)] for k in kinds}
+                    row = [ver, w, g] + ["%.2f [%.2f-%.2f]" % cell[k] for k in kinds]
+                    row.append("%.2f" % (cell["static"][0] / cell["stock"][0]))
+                    row.append("%.2f" % (cell["static"][0] / q[(at("static", ver), "main", g)][0]))
+                    rows.append(row)
+                    csv_rows.append([ver, t, w, g] + ["%.3f" % cell[k][0] for k in kinds])
+        self.table(["PoCL", "waiter", "work-groups", "ours static", "ours, host runs off", "stock",
                     "static / stock", "x / main"], rows)
-        self.write_csv("waiters.csv", ["threads", "waiter", "groups"] + variants, csv_rows)
+        self.write_csv("waiters.csv", ["pocl", "threads", "waiter", "groups"] + kinds, csv_rows)
 
     # --- 2. uneven work -------------------------------------------------
 
