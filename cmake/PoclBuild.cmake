@@ -93,6 +93,23 @@ function(pocl_steal_kernellib_args out_args version)
   endif()
 endfunction()
 
+# pocl_steal_remote_args(OUT_ARGS VERSION)
+#   PoCL's CMake arguments for PoCL-R, its remote driver: 7.2 builds the
+#   `pocld` server and the `remote` client device, so that tests/remote and
+#   the benchmarks serve this driver's device over TCP.  Both need nothing
+#   beyond PoCL's own sources (no avahi, DHT or RDMA).  The client device
+#   probes no device unless POCL_DEVICES names `remote`, so it changes
+#   nothing else the prefixes run; pocld is linked with the ICD loader and
+#   serves whichever prefix OCL_ICD_VENDORS names (ours or stock).
+function(pocl_steal_remote_args out_args version)
+  if(version STREQUAL "7.2")
+    set(${out_args} -DENABLE_REMOTE_SERVER=ON -DENABLE_REMOTE_CLIENT=ON
+        PARENT_SCOPE)
+  else()
+    set(${out_args} "" PARENT_SCOPE)
+  endif()
+endfunction()
+
 # pocl_steal_add_tbb_peer(OUT_HAS TARGET VERSION SRC_DIR BUILD_DIR
 #                         PREFIX_DIR AFTER)
 #   PoCL's TBB device ('cpu-tbb'), the peer the benchmarks compare the
@@ -103,9 +120,9 @@ endfunction()
 #   while POCL_DEVICES is unset), which would change what every test and
 #   benchmark of the main prefixes runs.  So TARGET configures SRC_DIR
 #   again in BUILD_DIR, with the arguments of the last pocl_steal_add_pocl
-#   (POCL_CMAKE_ARGS) but PoCL's own pthread device, no tests, examples or
-#   poclcc, after the target AFTER, and installs it into PREFIX_DIR/tbb:
-#   the peer as PoCL ships it.  PREFIX_DIR/ours-tbb is a copy with our
+#   (POCL_CMAKE_ARGS) but PoCL's own pthread device, no tests, examples,
+#   poclcc or PoCL-R, after the target AFTER, and installs it into
+#   PREFIX_DIR/tbb: the peer as PoCL ships it.  PREFIX_DIR/ours-tbb is a copy with our
 #   module from PREFIX_DIR/ours, whose queue and event operations the TBB
 #   device then uses (pocl_pthread_init_device_ops), as in a PoCL built
 #   with the series and the TBB device.  OUT_HAS: whether it is built.
@@ -125,7 +142,7 @@ function(pocl_steal_add_tbb_peer out_has target version src build prefix after)
                  "(oneTBB ${TBB_VERSION}) into ${prefix}/tbb")
   set(_args ${POCL_CMAKE_ARGS})
   list(FILTER _args EXCLUDE REGEX
-       "^-D(CMAKE_INSTALL_PREFIX|POCL_INSTALL_ICD_VENDORDIR|ENABLE_TESTS|ENABLE_EXAMPLES|POCL_PTHREAD_DEVICE_DIR|POCL_STEAL_DRIVER_DIR)=")
+       "^-D(CMAKE_INSTALL_PREFIX|POCL_INSTALL_ICD_VENDORDIR|ENABLE_TESTS|ENABLE_EXAMPLES|POCL_PTHREAD_DEVICE_DIR|POCL_STEAL_DRIVER_DIR|ENABLE_REMOTE_SERVER|ENABLE_REMOTE_CLIENT)=")
   list(APPEND _args
     -DCMAKE_INSTALL_PREFIX=${prefix}/tbb
     -DPOCL_INSTALL_ICD_VENDORDIR=${prefix}/tbb/etc/OpenCL/vendors
@@ -344,9 +361,10 @@ foreach(v OURS STOCK TSAN ASAN TBB OURS_TBB)
 endforeach()
 pocl_steal_suite_args(POCL_HAS_SUITE _suite_args "${POCL_VERSION}")
 pocl_steal_kernellib_args(_kernellib_args "${POCL_VERSION}")
+pocl_steal_remote_args(_remote_args "${POCL_VERSION}")
 pocl_steal_add_pocl(pocl "${POCL_SRC_DIR}" "${POCL_BUILD_DIR}"
                     "${CMAKE_BINARY_DIR}/prefix" "${LLVM_CONFIG}"
-                    ${_suite_args} ${_kernellib_args})
+                    ${_suite_args} ${_kernellib_args} ${_remote_args})
 pocl_steal_has_failed_dependency(POCL_HAS_FAILED_DEPENDENCY "${POCL_SRC_DIR}")
 
 # The same source with the drivers linked into libpocl

@@ -66,9 +66,10 @@ foreach(_source ${POCL_STEAL_SOURCE_LIST})
                  "${_llvm} into ${_dir}/prefix")
   pocl_steal_suite_args(POCL_HAS_SUITE_${_v} _suite_args ${_v})
   pocl_steal_kernellib_args(_kernellib_args ${_v})
+  pocl_steal_remote_args(_remote_args ${_v})
   pocl_steal_add_pocl(pocl-${_v} "${_dir}/pocl-src" "${_dir}/pocl-build"
                       "${_dir}/prefix" "${_llvm}" ${_suite_args}
-                      ${_kernellib_args})
+                      ${_kernellib_args} ${_remote_args})
   # One PoCL build at a time: two would compete for the cores.
   add_dependencies(pocl-${_v} ${_previous})
   set(_previous pocl-${_v})
