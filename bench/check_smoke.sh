@@ -3,7 +3,8 @@
 # sizes, one round); passes if they all ran and wrote the report, the CSV
 # files and the plots, and the report's header says what was measured
 # (machine, git revision, C compiler, LLVM, command line), and the launch
-# cost has rows for each other PoCL version built.  Figures are not judged.
+# cost has rows for each other PoCL version built, and section 1g (PoCL-R)
+# ran where it can.  Figures are not judged.
 set -u
 run=$1 build=$2 out=$3
 rm -rf "$out"
@@ -37,5 +38,14 @@ for tree in "$build"/pocl-*/pocl-src; do
   grep -q "| stock PoCL $v |" "$report" && grep -q "| static / stock (PoCL $v) |" "$report" ||
     fail "the launch-cost table has no rows for PoCL $v"
 done
+# Section 1g (PoCL-R) runs where there is a 7.2 build with pocld and a
+# network namespace can be made (root); elsewhere it says why not.
+if [ "$(id -u)" = 0 ] && { [ -x "$build/prefix/ours/bin/pocld" ] || [ -x "$build/pocl-7.2/prefix/ours/bin/pocld" ]; }; then
+  for f in remote-launch.csv remote-split.csv; do
+    [ -s "$out/$f" ] || fail "$f missing or empty: $(grep -A1 '^## 1g' "$report" | tail -n 1)"
+  done
+else
+  grep -A2 '^## 1g' "$report" | grep -q '^Not measured: ' || fail "section 1g neither measured nor says why not"
+fi
 [ "$fails" = 0 ] && echo "bench smoke: all benchmarks ran, report and plots written"
 [ "$fails" = 0 ]

@@ -17,6 +17,7 @@ Usage: run_bench.py --build BUILD_DIR [--out DIR] [--smoke]
 import argparse
 import csv
 import glob
+import json
 import os
 import platform
 import re
@@ -270,6 +271,10 @@ class Bench:
         env.update(extra or {})
         return env
 
+    def at(self, variant, version):
+        """pocl_env's name of variant on PoCL version."""
+        return variant if version == self.main_version else variant + "@" + version
+
     def run(self, cmd, env=None):
         r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            universal_newlines=True, timeout=1800)
@@ -310,12 +315,14 @@ class Bench:
             w.writerow(header)
             w.writerows(rows)
 
-    def table(self, header, rows):
-        self.md.append("| " + " | ".join(header) + " |")
-        self.md.append("|" + "---|" * len(header))
+    def table(self, header, rows, md=None):
+        """A markdown table, appended to md (default: the report)."""
+        md = self.md if md is None else md
+        md.append("| " + " | ".join(header) + " |")
+        md.append("|" + "---|" * len(header))
         for r in rows:
-            self.md.append("| " + " | ".join(str(c) for c in r) + " |")
-        self.md.append("")
+            md.append("| " + " | ".join(str(c) for c in r) + " |")
+        md.append("")
 
     def gnuplot(self, name, script):
         path = os.path.join(self.out, name + ".gp")
@@ -754,9 +761,7 @@ class Bench:
         # and main alike: the main build's, then the others'.
         versions = [self.main_version] + [v for v in self.others if v != self.main_version]
         kinds = ["static", "static-nohost", "stock"]
-
-        def at(kind, version):
-            return kind if version == self.main_version else kind + "@" + version
+        at = self.at
 
         cases = [(at(k, ver), w, g) for ver in versions for w in self.WAITERS for g in sizes
                  for k in kinds]
@@ -782,6 +787,228 @@ class Bench:
         self.table(["PoCL", "waiter", "work-groups", "ours static", "ours, host runs off", "stock",
                     "static / stock", "x / main"], rows)
         self.write_csv("waiters.csv", ["pocl", "threads", "waiter", "groups"] + kinds, csv_rows)
+
+    # --- 1g. through PoCL-R ---------------------------------------------
+
+    def remote_root(self):
+        """The prefix directory of the PoCL 7.2 build, whose prefixes have
+        PoCL-R (cmake/PoclBuild.cmake), or None."""
+        if self.main_version == "7.2":
+            return os.path.join(self.build, "prefix")
+        return self.others.get("7.2")
+
+    def remote(self):
+        """Section 1g: the driver as the CPU device behind pocld, PoCL's
+        remote server, over loopback.  pocld 7.2 binds its peer port on
+        every interface, so the servers run in a network namespace of
+        their own (a child process, unshare), as tests/remote does."""
+        self.md.append("## 1g. Through PoCL-R, PoCL's remote server\n")
+        root = self.remote_root()
+        why = None
+        if root is None:
+            why = "no PoCL 7.2 build"
+        elif not os.access(os.path.join(root, "ours", "bin", "pocld"), os.X_OK):
+            why = "PoCL 7.2 was built without pocld (ENABLE_REMOTE_SERVER)"
+        elif not hasattr(os, "unshare"):
+            why = "this Python has no os.unshare (3.12 or later has it)"
+        if why:
+            self.md.append("Not measured: %s.\n" % why)
+            return
+        rfd, wfd = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(rfd)
+            try:
+                os.unshare(os.CLONE_NEWNET)
+                subprocess.run([os.path.join(self.build, "tests", "remote", "loopback_up")],
+                               check=True)
+            except (OSError, subprocess.CalledProcessError) as e:
+                out = {"skip": "no network namespace of its own (%s; it needs root)" % e}
+            else:
+                try:
+                    out = {"md": self.remote_inner(root)}
+                except Exception as e:  # raised again by the parent
+                    out = {"error": "%s: %s" % (type(e).__name__, e)}
+            with os.fdopen(wfd, "w") as f:
+                f.write(json.dumps(out))
+            os._exit(0)
+        os.close(wfd)
+        with os.fdopen(rfd) as f:
+            got = f.read()
+        os.waitpid(pid, 0)
+        out = json.loads(got) if got else {"error": "the measuring process died"}
+        if "skip" in out:
+            self.md.append("Not measured: %s.\n" % out["skip"])
+            return
+        if "error" in out:
+            raise RuntimeError("section 1g: " + out["error"])
+        self.md.extend(out["md"])
+
+    REMOTE_PORTS = {"ours-a": 21000, "ours-b": 21010, "stock-a": 21020, "stock-b": 21030,
+                    "ours-nograce": 21040}
+
+    def remote_inner(self, root):
+        """Runs in the child of remote(), in its own network namespace:
+        starts five pocld (ours and stock, two each, and ours without grace), measures, returns
+        the report's lines."""
+        import socket
+        md = []
+        t = self.threads[0]
+        servers = []
+
+        def start(name):
+            kind = name.split("-")[0]
+            env = dict(os.environ, OCL_ICD_VENDORS=os.path.join(root, kind, "etc", "OpenCL", "vendors"),
+                       POCL_DEVICES="cpu", POCL_CPU_MAX_CU_COUNT=str(t), POCL_CACHE_DIR=self.kcache)
+            env.pop("POCL_PTHREAD_SCHEDULE", None)
+            if kind == "ours":
+                env["POCL_PTHREAD_SCHEDULE"] = "static"
+            env.pop("POCL_PTHREAD_HOST_GRACE_US", None)
+            if name == "ours-nograce":
+                # pocld never waits for a launch (docs/remote.md), so a
+                # worker's grace for the enqueuing thread (rule P6) only
+                # delays it.
+                env["POCL_PTHREAD_HOST_GRACE_US"] = "0"
+            port = self.REMOTE_PORTS[name]
+            proc = subprocess.Popen([os.path.join(root, kind, "bin", "pocld"), "-a", "127.0.0.1",
+                                     "-p", str(port), "-v", "err"], env=env,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            servers.append(proc)
+            for _ in range(300):
+                if proc.poll() is not None:
+                    raise RuntimeError("pocld (%s) exited with %d" % (name, proc.returncode))
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    return
+                except OSError:
+                    time.sleep(0.1)
+            raise RuntimeError("pocld (%s) did not listen on %d" % (name, port))
+
+        retries = [0]
+
+        def client(cmd, where):
+            """Runs cmd as a client: where is 'local-ours', 'local-stock' or
+            a list of servers.  PoCL-R 7.2's client now and then hangs in
+            its reader thread (finish_running_cmd, with stock servers too),
+            or crashes; such a run is killed after 120 s, and run again, as
+            is one that died of a signal."""
+            if isinstance(where, str):
+                variant = {"local-ours": "static", "local-stock": "stock"}[where]
+                env = self.pocl_env(self.at(variant, "7.2"), t)
+            else:
+                kind = where[0].split("-")[0]
+                env = dict(os.environ, OCL_ICD_VENDORS=os.path.join(root, kind, "etc", "OpenCL", "vendors"),
+                           POCL_CACHE_DIR=self.kcache, POCL_DEVICES=" ".join(["remote"] * len(where)))
+                for i, name in enumerate(where):
+                    env["POCL_REMOTE%d_PARAMETERS" % i] = "127.0.0.1:%d/0" % self.REMOTE_PORTS[name]
+            for attempt in range(3):
+                try:
+                    r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       universal_newlines=True, timeout=120)
+                except subprocess.TimeoutExpired:
+                    retries[0] += 1
+                    continue
+                if r.returncode < 0:  # killed by a signal: it crashed
+                    retries[0] += 1
+                    continue
+                if r.returncode != 0:
+                    raise RuntimeError("%s failed (%d): %s" % (" ".join(cmd), r.returncode,
+                                                                r.stderr[-2000:]))
+                return r.stdout
+            raise RuntimeError("%s hung or crashed 3 times" % " ".join(cmd))
+
+        try:
+            for name in sorted(self.REMOTE_PORTS):
+                start(name)
+            sizes = [1, 64, 1024] if self.smoke else [1, 64, 1024, 16384]
+            wheres = {"ours, through pocld": ["ours-a"],
+                      "ours, no grace, through pocld": ["ours-nograce"],
+                      "stock, through pocld": ["stock-a"],
+                      "ours, local": "local-ours", "stock, local": "local-stock"}
+            names = list(wheres)
+            got = {(n, g): [] for n in names for g in sizes}
+            for _ in range(self.rounds):
+                for g in sizes:
+                    for n in names:
+                        out = client([self.tool("cl_launch"), "--groups", str(g), "--local", "64",
+                                      "--launches", str(self.launches), "--batches",
+                                      str(self.batches)], wheres[n])
+                        got[(n, g)].append(self.field(out, "median_us"))
+            q = {k: self.quartiles(v) for k, v in got.items()}
+            md.append("Launch cost through one pocld over loopback (127.0.0.1, in a network namespace "
+                      "of the benchmark's own), the server's pthread device at %d threads "
+                      "(POCL_CPU_MAX_CU_COUNT), ours static or stock, the client PoCL 7.2's `remote` "
+                      "driver of the same prefix (POCL_DEVICES=remote); beside it the same launches "
+                      "run locally. `no grace` is ours with POCL_PTHREAD_HOST_GRACE_US=0 on the "
+                      "server: pocld never waits for a launch, so the grace a worker gives the "
+                      "enqueuing thread (rule P6) only delays it. Section 1's trivial kernel, microseconds per launch: the median of "
+                      "%d batches of %d launches, then the median and quartiles over %d rounds; the "
+                      "variants take turns. The server's threads and the client share the machine's "
+                      "CPUs.\n" % (t, self.batches, self.launches, self.rounds))
+            rows, csv_rows = [], []
+            for g in sizes:
+                m = {n: q[(n, g)][0] for n in names}
+                rows.append([g] + ["%.1f [%.1f-%.1f]" % q[(n, g)] for n in names]
+                            + ["%.2f" % (m["ours, through pocld"] / m["stock, through pocld"]),
+                               "%.2f" % (m["ours, no grace, through pocld"]
+                                         / m["stock, through pocld"]),
+                               "%.1f" % (m["ours, through pocld"] / m["ours, local"])])
+                csv_rows.append([t, g] + ["%.3f" % m[n] for n in names])
+            self.table(["work-groups"] + names + ["ours / stock, through pocld",
+                                                  "no grace / stock, through pocld",
+                                                  "through pocld / local, ours"], rows, md)
+            self.write_csv("remote-launch.csv", ["threads", "groups"] + names, csv_rows)
+
+            n_sax, reps = (1 << 20, 3) if self.smoke else (16 << 20, 10)
+            g_unev, base = (400, 2000) if self.smoke else (4000, 20000)
+            jobs = {"saxpy": ["saxpy", str(n_sax), str(reps)],
+                    "uneven": ["uneven", str(g_unev), str(base), str(reps)]}
+            wheres = {"ours, local": "local-ours", "ours, one server": ["ours-a"],
+                      "ours, two servers": ["ours-a", "ours-b"],
+                      "stock, two servers": ["stock-a", "stock-b"]}
+            names = list(wheres)
+            got = {(j, n): [] for j in jobs for n in names}
+            for _ in range(self.rounds):
+                for j, args in jobs.items():
+                    for n in names:
+                        out = client([self.tool("cl_split")] + args, wheres[n])
+                        got[(j, n)].append(self.field(out, "median_ms"))
+            q = {k: self.quartiles(v) for k, v in got.items()}
+            md.append("One range split over the devices the client sees (`bench/cl_split.c`: each "
+                      "device a contiguous part in proportion to its compute units, all enqueued, then "
+                      "all waited for): the local device, one pocld, or two (each %d threads, each part "
+                      "in buffers of its own). `saxpy`: y = a x + y over %d floats; `uneven`: %d "
+                      "work-groups of one work-item whose cost grows linearly with the index (mean %d "
+                      "rounds of a hash), so the second server's part costs three times the first's. "
+                      "Results checked. Milliseconds per pass: the median of %d passes, then the median "
+                      "and quartiles over rounds. On a machine with few CPUs the servers share them: "
+                      "two servers cannot be faster here than one, and the figures show what the "
+                      "network hop and the split cost, not what a cluster gains.\n"
+                      % (t, n_sax, g_unev, base, reps))
+            rows, csv_rows = [], []
+            for j in jobs:
+                m = {n: q[(j, n)][0] for n in names}
+                rows.append([j] + ["%.2f [%.2f-%.2f]" % q[(j, n)] for n in names]
+                            + ["%.2f" % (m["ours, two servers"] / m["ours, one server"]),
+                               "%.2f" % (m["ours, two servers"] / m["ours, local"]),
+                               "%.2f" % (m["ours, two servers"] / m["stock, two servers"])])
+                csv_rows.append([t, j] + ["%.3f" % m[n] for n in names])
+            self.table(["work"] + names + ["two / one server", "two servers / local",
+                                           "ours / stock, two servers"], rows, md)
+            self.write_csv("remote-split.csv", ["threads", "work"] + names, csv_rows)
+            if retries[0]:
+                md.append("PoCL-R's client hung or crashed %d time(s) and was run again.\n"
+                          % retries[0])
+        finally:
+            for proc in servers:
+                proc.terminate()
+            for proc in servers:
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+        return md
 
     # --- 2. uneven work -------------------------------------------------
 
@@ -1083,7 +1310,7 @@ class Bench:
         self.batches = 5 if self.smoke else 30
         self.machine()
         parts = (self.launch_cost, self.launch_breakdown, self.share_rule, self.contention, self.divrem,
-                 self.waiters, self.uneven, self.locality, self.bandwidth, self.dispatch, self.simulated, self.numa_guest)
+                 self.waiters, self.remote, self.uneven, self.locality, self.bandwidth, self.dispatch, self.simulated, self.numa_guest)
         if self.only:
             unknown = set(self.only) - set(p.__name__ for p in parts)
             if unknown:
