@@ -30,7 +30,8 @@
 # Servers always end: the EXIT trap (reached on success, failure, a
 # timeout of a step, SIGINT and SIGTERM) kills every server and client
 # still running, SIGTERM first, SIGKILL 5 s later; the namespace takes any
-# socket with it.  Each step runs under timeout(1), 60 s; one whose
+# socket with it.  Each step runs under timeout(1), 120 s (the servers
+# compile its kernels first, slowly with a cold kernel cache); one whose
 # client hangs or dies of a signal runs again, up to 4 times in all
 # (PoCL-R's client does that now and then, with stock servers too, more
 # often on a loaded machine: docs/remote.md).
@@ -133,7 +134,7 @@ declare -a sent=(0 0)
 step () {
   local out="$work/step-$1.out" rc try
   for try in 1 2 3 4; do
-    timeout 60 "${client_env[@]}" "$client" "$@" >"$out" 2>&1
+    timeout 120 "${client_env[@]}" "$client" "$@" >"$out" 2>&1
     rc=$?
     cat "$out"
     # PoCL-R 7.2's client now and then hangs (its reader thread spinning
