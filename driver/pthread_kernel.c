@@ -532,6 +532,8 @@ participate (const pt_kernel_env *env, pt_runner *w, pt_pool_launch *q,
          Leaves with r still to run if `more`.  */
       pt_share share;
       pt_share_start (&share, env->host_share_ns, pt_now_ns ());
+      /* The range claimed last, as wgd_give_back wants it.  */
+      wgd_range held = r;
       while (alone)
         {
           wgd_range part = r;
@@ -550,12 +552,23 @@ participate (const pt_kernel_env *env, pt_runner *w, pt_pool_launch *q,
           if (pt_share_look_due (&share, done)
               && pt_share_look (&share, done, d->num_groups, pt_now_ns ()))
             {
+              /* The unstarted rest of a range claimed alone goes back
+                 before anybody can see the launch (wgd_claim_alone).  A
+                 part of it ran, so r.begin lies in (held.begin,
+                 held.end].  */
+              if (r.begin < r.end)
+                {
+                  wgd_give_back (d, tid, &held, r.begin, &st->dispatch);
+                  r.end = held.end;
+                }
               publish (env, l, true);
               alone = false;
             }
           if (r.begin < r.end)
             continue; /* the rest of the range, after a look */
-          more = wgd_claim (d, tid, &r, &st->dispatch);
+          more = alone ? wgd_claim_alone (d, tid, &r, &st->dispatch)
+                       : wgd_claim (d, tid, &r, &st->dispatch);
+          held = r;
           /* `last` may come with a false return (wgd_range).
              Unpublished, the launch is in no list: retire_launch leaves
              it, and S1 ends here, as nothing is left to share (publishing
@@ -615,7 +628,12 @@ pt_kernel_host_run (const pt_kernel_env *env, pt_runner *r,
      published, and nobody is woken for it.  */
   pts_sched_stats *st = &r->stats.per_schedule[d->schedule];
   wgd_range first;
-  if (!wgd_claim (d, tid, &first, &st->dispatch))
+  /* Claimed alone when S1 may run the launch alone (the rest goes back
+     if it publishes); else as any claim, the launch being shared at
+     once.  */
+  const bool at_once = pt_share_at_once (env->host_share_ns);
+  if (!(at_once ? wgd_claim (d, tid, &first, &st->dispatch)
+                : wgd_claim_alone (d, tid, &first, &st->dispatch)))
     {
       /* Under static with stealing off (POCL_PTHREAD_STEAL=0) only the
          owners run their blocks, and a guest gets nothing: the workers
@@ -627,7 +645,7 @@ pt_kernel_host_run (const pt_kernel_env *env, pt_runner *r,
   /* Work-groups are left: share them at once, or run alone first while
      the rest looks cheap (S1, pthread_share.h).  */
   bool alone = !first.last && wgd_unclaimed (d) > 0;
-  if (alone && pt_share_at_once (env->host_share_ns))
+  if (alone && at_once)
     {
       publish (env, l, true);
       alone = false;

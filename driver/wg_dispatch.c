@@ -90,7 +90,8 @@
       thread's hand-outs stay counted until its word is empty, and a thread
       whose word a thief emptied flushes at its next claim.  A thread never
       flushes while it holds a range of more than one unit (a claim that
-      empties its own word hands out one unit: the half rule), so a
+      empties its own word hands out one unit: the half rule, and its
+      alone form in W8), so a
       give-back takes the units it returns off its own `pending`, and
       `unclaimed` never goes up.  Every thread that claims calls wgd_claim
       again until it returns false, and a false return has flushed
@@ -124,6 +125,15 @@
       word with release before clearing `holding` with release, and the
       looker reads `holding` with acquire before looking at the word
       again, so a looker that sees `holding` clear sees what came back.
+      Alone: a claim made while no other thread can see the launch
+      (wgd_claim_alone: before it is published) is not sized and takes
+      all of the word but its last unit, or the one unit it holds; there
+      is no thief to leave half for, and the word keeps a unit so that the
+      claim does not flush (W5).  It leaves last_units at 0, so the first
+      claim after publishing is of one unit.  Its holder gives back the
+      unstarted rest before publishing, a give-back as above with nobody
+      to race; from then on D1 holds as for a launch whose first thread
+      ran that much before the others came.
 
    D1 (the bound)  With the latch, a launch of T threads that start
       together and are never descheduled ends within
@@ -505,19 +515,23 @@ claim_size (wgd_launch *l, unsigned tid)
 }
 
 /* The half rule: of a word holding len units, take at most half, or the
-   one unit it holds.  */
+   one unit it holds.  alone (wgd_claim_alone, W8): nobody can steal, so
+   take all but the last unit, or the one unit the word holds.  Either
+   way a claim empties a word only by taking its one unit (W5).  */
 static inline uint32_t
-capped (uint32_t want, uint32_t len)
+capped (uint32_t want, uint32_t len, bool alone)
 {
-  uint32_t half = len / 2 > 0 ? len / 2 : 1;
-  return want < half ? want : half;
+  uint32_t most = alone ? len - 1 : len / 2;
+  if (most == 0)
+    most = 1;
+  return want < most ? want : most;
 }
 
 /* Claims a range of up to `want` units from the front of thread tid's own
    block.  Returns false when it is empty.  */
 static inline __attribute__ ((always_inline)) bool
-claim_own (wgd_launch *l, unsigned tid, uint32_t want, wgd_range *out,
-           wgd_thread_stats *stats)
+claim_own (wgd_launch *l, unsigned tid, uint32_t want, bool alone,
+           wgd_range *out, wgd_thread_stats *stats)
 {
   wgd_block *bk = &l->blocks[tid];
   _Atomic uint64_t *word = &bk->word;
@@ -530,7 +544,7 @@ claim_own (wgd_launch *l, unsigned tid, uint32_t want, wgd_range *out,
       e = word_end (w);
       if (b >= e)
         return false; /* empty: only we may write it again (W2) */
-      n = capped (want, e - b);
+      n = capped (want, e - b, alone);
       set_holding (bk, n > 1); /* W8: before the CAS */
       WGD_YIELD (l, WGD_AFTER_LOAD_OWN, tid);
       /* unstarted/started/refilled -> started or empty, front range.  W3:
@@ -650,7 +664,7 @@ take_from_others (wgd_launch *l, unsigned tid, bool local, uint32_t *b,
    the half rule, and keeps the rest as its own block, where others may
    steal it again.  */
 static bool
-steal (wgd_launch *l, unsigned tid, uint32_t want, wgd_range *out,
+steal (wgd_launch *l, unsigned tid, uint32_t want, bool alone, wgd_range *out,
        wgd_thread_stats *stats)
 {
   wgd_block *bk = &l->blocks[tid];
@@ -677,7 +691,7 @@ steal (wgd_launch *l, unsigned tid, uint32_t want, wgd_range *out,
       return false; /* every block looked empty: all handed out (W5 lag) */
     }
 
-  uint32_t n = capped (want, got_e - got_b);
+  uint32_t n = capped (want, got_e - got_b, alone);
   WGD_YIELD (l, WGD_AFTER_STEAL, tid);
   set_holding (bk, n > 1);
   /* empty -> refilled (or stays empty when we run all we got).  A plain
@@ -733,8 +747,8 @@ worth_waiting (wgd_launch *l, unsigned tid)
 /* Thread tid's own word is empty: the rest of claim_static, out of line,
    so that the owner's claim above needs no stack frame of its own.  */
 static __attribute__ ((noinline)) bool
-claim_static_empty (wgd_launch *l, unsigned tid, uint32_t want, wgd_range *out,
-                    wgd_thread_stats *stats)
+claim_static_empty (wgd_launch *l, unsigned tid, uint32_t want, bool alone,
+                    wgd_range *out, wgd_thread_stats *stats)
 {
   wgd_block *bk = &l->blocks[tid];
   /* The range we held, if any, is run: nothing of ours to give back.  */
@@ -750,7 +764,7 @@ claim_static_empty (wgd_launch *l, unsigned tid, uint32_t want, wgd_range *out,
     }
   if (!l->steal)
     return false;
-  if (steal (l, tid, want, out, stats))
+  if (steal (l, tid, want, alone, out, stats))
     return true;
   /* Nothing to take.  The next claim's timing starts afresh (W8).  */
   bk->last_units = 0;
@@ -772,9 +786,26 @@ claim_static (wgd_launch *l, unsigned tid, wgd_range *out,
   if (tid >= participants (l))
     return false;
   uint32_t want = claim_size (l, tid);
-  if (claim_own (l, tid, want, out, stats))
+  if (claim_own (l, tid, want, false, out, stats))
     return true;
-  return claim_static_empty (l, tid, want, out, stats);
+  return claim_static_empty (l, tid, want, false, out, stats);
+}
+
+/* wgd_claim_alone: no thread but tid can see the launch (W8).  */
+static bool
+claim_static_alone (wgd_launch *l, unsigned tid, wgd_range *out,
+                    wgd_thread_stats *stats)
+{
+  out->last = false;
+  out->wait = false;
+  if (tid >= participants (l))
+    return false;
+  bool found = claim_own (l, tid, UINT32_MAX, true, out, stats)
+               || claim_static_empty (l, tid, UINT32_MAX, true, out, stats);
+  /* Not a sized claim: the first claim after publishing is of one unit,
+     as a launch's first claim is (W8).  */
+  l->blocks[tid].last_units = 0;
+  return found;
 }
 
 void
@@ -903,12 +934,18 @@ typedef struct
   const char *name;
   bool (*claim) (wgd_launch *l, unsigned tid, wgd_range *out,
                  wgd_thread_stats *stats);
+  /* wgd_claim_alone; a schedule with nothing to gain from it names its
+     claim again.  */
+  bool (*claim_alone) (wgd_launch *l, unsigned tid, wgd_range *out,
+                       wgd_thread_stats *stats);
   bool (*has_work) (const wgd_launch *l, unsigned tid);
 } schedule_row;
 
 static const schedule_row schedules[WGD_NUM_SCHEDULES] = {
-  [WGD_SCHED_STATIC] = { "static", claim_static, has_work_static },
-  [WGD_SCHED_GUIDED] = { "guided", claim_guided, has_work_guided },
+  [WGD_SCHED_STATIC]
+  = { "static", claim_static, claim_static_alone, has_work_static },
+  [WGD_SCHED_GUIDED]
+  = { "guided", claim_guided, claim_guided, has_work_guided },
 };
 
 bool
@@ -916,6 +953,13 @@ wgd_claim (wgd_launch *l, unsigned tid, wgd_range *out,
            wgd_thread_stats *stats)
 {
   return schedules[l->schedule].claim (l, tid, out, stats);
+}
+
+bool
+wgd_claim_alone (wgd_launch *l, unsigned tid, wgd_range *out,
+                 wgd_thread_stats *stats)
+{
+  return schedules[l->schedule].claim_alone (l, tid, out, stats);
 }
 
 bool

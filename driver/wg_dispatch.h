@@ -58,10 +58,13 @@
      wgd_launch_set_stealing  the same, optional (tests and measurements)
      wgd_launch_set_guests the same, optional
      wgd_launch_set_clock  the same, optional (without: ranges of one)
+     wgd_claim_alone       the thread preparing a launch, before publishing
+                           it, any number of times
      wgd_claim             any thread of the launch, any number of times
      wgd_hungry            a thread running a range, before each of its
                            work-groups after the first
-     wgd_give_back         the same, once it read wgd_hungry true
+     wgd_give_back         the same, once it read wgd_hungry true; and
+                           a thread that claimed alone, before publishing
      wgd_finish            each thread that ran work-groups, once, at the end
      wgd_unclaimed         anybody, any time: a hint
      wgd_thread_has_work   anybody, any time: a hint (whom to wake)
@@ -267,6 +270,19 @@ extern "C"
   bool wgd_claim (wgd_launch *l, unsigned tid, wgd_range *out,
                   wgd_thread_stats *stats);
 
+  /* As wgd_claim, for the one participant that can see the launch
+     before it is published, which runs it alone meanwhile (W8 of
+     wg_dispatch.c).  Under static, the range is not sized: it is all but
+     the last unit of the word claimed from (a takeover's block, or the
+     caller's word), because no thief can need the half that wgd_claim
+     leaves, so running a block alone takes two claims, not one per
+     halving.  Before publishing, the caller must give the unstarted rest
+     of the range it holds back (wgd_give_back), so that those it shares
+     the launch with find it.  The first wgd_claim after that is of one
+     unit, as a launch's first claim is.  Under guided, the same as
+     wgd_claim.  */
+  bool wgd_claim_alone (wgd_launch *l, unsigned tid, wgd_range *out,
+                        wgd_thread_stats *stats);
   /* Reports n work-groups of this launch done.  Returns true for exactly one
      call: the one that finishes the last work-group.  Release/acquire: what
      every thread did for the launch happens before that call returns.  */
@@ -287,9 +303,9 @@ extern "C"
      `next` on, back to tid's block, where others can steal it, and
      shortens r to what tid must still run: r->end becomes `next`, or the
      start of the next unit when a unit is several work-groups.  r is the
-     range wgd_claim last handed to tid, and next lies in (r->begin,
-     r->end].  Nothing to give back is not an error.  stats may be NULL;
-     the groups given back leave its counts.  */
+     range wgd_claim or wgd_claim_alone last handed to tid, and next lies
+     in (r->begin, r->end].  Nothing to give back is not an error.  stats may
+     be NULL; the groups given back leave its counts.  */
   void wgd_give_back (wgd_launch *l, unsigned tid, wgd_range *r, uint64_t next,
                       wgd_thread_stats *stats);
 

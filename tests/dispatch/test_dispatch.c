@@ -20,7 +20,10 @@
        (so that ranges grow, shrink and are given back), threads running
        each range a work-group at a time, asking wgd_hungry before each
        after the first and giving the rest back, and claiming again when
-       a claim says to wait;
+       a claim says to wait; on some of those launches a guest first
+       claims alone (wgd_claim_alone) before the others start, and gives
+       part of its last range back, as an application thread does before
+       it publishes a launch it ran alone;
      - a launch whose thread L starts only after the launch has finished
        was finished by the others, who took L's block over whole;
      - launches in units of several work-groups (a cap on units, and
@@ -97,6 +100,7 @@ typedef struct
   uint64_t ran_home;
   unsigned lasts; /* claims flagged as taking the last work-groups */
   uint64_t waits; /* claims that said to wait */
+  uint64_t alone; /* work-groups it ran alone, before the others started */
 } thread_arg;
 
 /* The launch's clock for sized claims: the real one.  */
@@ -176,7 +180,7 @@ worker (void *p)
     usleep (xorshift (&rng) % 300);
 
   wgd_range r;
-  uint64_t done = 0;
+  uint64_t done = a->alone;
   for (;;)
     {
       bool more = wgd_claim (s->launch, a->tid, &r, &a->stats);
@@ -219,6 +223,42 @@ worker (void *p)
   if (done > 0 && wgd_finish (s->launch, done))
     atomic_fetch_add (&s->finishers, 1);
   return NULL;
+}
+
+/* What an application thread does before it publishes a launch it ran
+   alone (wgd_claim_alone; S1 of the driver): participant a->tid, a guest,
+   claims alone one to three times before the other threads start, runs
+   all of each range but part of the last, and gives the rest of that one
+   back.  */
+static unsigned alone_launches;
+
+static void
+alone_prelude (shared_run *s, thread_arg *a, unsigned seed)
+{
+  alone_launches++;
+  uint32_t rng = seed * 2246822519u + 1;
+  unsigned claims = 1 + xorshift (&rng) % 3;
+  for (unsigned c = 0; c < claims; ++c)
+    {
+      wgd_range r;
+      bool more = wgd_claim_alone (s->launch, a->tid, &r, &a->stats);
+      a->lasts += r.last;
+      if (!more)
+        return;
+      uint64_t stop = r.end;
+      if (c + 1 == claims && r.end - r.begin > 1)
+        stop = r.begin + 1 + xorshift (&rng) % (r.end - r.begin - 1);
+      for (uint64_t g = r.begin; g < stop; ++g)
+        atomic_fetch_add_explicit (&s->seen[g], 1, memory_order_relaxed);
+      a->alone += stop - r.begin;
+      if (stop < r.end)
+        {
+          wgd_give_back (s->launch, a->tid, &r, stop, &a->stats);
+          CHECK (r.end == stop,
+                 "alone: gave back to %" PRIu64 ", want %" PRIu64, r.end,
+                 stop);
+        }
+    }
 }
 
 static wgd_launch *
@@ -270,6 +310,11 @@ run_one (const run_config *cfg)
     {
       args[t].s = &s;
       args[t].tid = t;
+    }
+  if (cfg->guests > 0 && cfg->budget > 0 && cfg->seed % 3 != 0)
+    alone_prelude (&s, &args[cfg->threads], cfg->seed);
+  for (unsigned t = 0; t < np; ++t)
+    {
       if (pthread_create (&th[t], NULL, worker, &args[t]) != 0)
         {
           perror ("pthread_create");
@@ -377,8 +422,12 @@ exactly_once_matrix (int quick)
       }
   printf ("exactly-once: %u launches checked; with sized claims, %" PRIu64
           " claims handed out %" PRIu64 " groups, %" PRIu64
-          " ranges were given back, %" PRIu64 " claims said to wait\n",
-          runs, sized_claims, sized_groups, sized_gave_back, sized_waits);
+          " ranges were given back, %" PRIu64
+          " claims said to wait; %u launches began with claims made "
+          "alone\n",
+          runs, sized_claims, sized_groups, sized_gave_back, sized_waits,
+          alone_launches);
+  CHECK (alone_launches > 0, "no launch began with claims made alone");
 }
 
 /* Balanced, no delays, threads <= cores: the fraction of work-groups run

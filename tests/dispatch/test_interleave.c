@@ -24,7 +24,9 @@
    threads, whose block is dealt empty, for a waiting application
    thread): one takes a launch of one work-group over and makes the last
    claim, its refilled word is stolen back from like any other, and it
-   counts as local on every node.
+   counts as local on every node.  Claims made alone, before a launch is
+   published: all but a unit of a word, and what goes back before
+   publishing.
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -917,6 +919,85 @@ give_back_races_takeover (void)
           "over\n");
 }
 
+/* Thread tid claims once alone (wgd_claim_alone), as claim () does.  */
+static bool
+claim_alone (script *s, unsigned tid, wgd_range *r)
+{
+  bool found = wgd_claim_alone (s->l, tid, r, &s->st[tid]);
+  s->lasts += r->last;
+  if (!found)
+    return false;
+  for (uint64_t g = r->begin; g < r->end; ++g)
+    s->seen[g]++;
+  s->handed += r->end - r->begin;
+  return true;
+}
+
+/* Claims made alone (W8 of wg_dispatch.c): an application thread, guest
+   2 of T = 2, G = 64 (blocks of 32), runs the launch before publishing
+   it.  Its first claim takes block 0 over and keeps only the block's last
+   unit in its word; the next takes that unit, the next block 1 over, and
+   so on: 4 claims for the launch, where claims sized from one and capped
+   at half take 16.  In a second launch it publishes after running 4 of
+   the first range: it gives [4, 31) back first, so that its word holds
+   [4, 32), its next claim is of one unit, and the threads that join
+   find the rest.  */
+static void
+alone_claims (void)
+{
+  script s;
+  script_open_guests (&s, WGD_SCHED_STATIC, 2, 1, 64);
+  wgd_launch_set_clock (s.l, scripted_clock, NULL, 100);
+  script_now[0] = script_now[1] = script_now[2] = 5;
+  static const uint64_t ranges[][2]
+      = { { 0, 31 }, { 31, 32 }, { 32, 63 }, { 63, 64 } };
+  wgd_range r;
+  for (int i = 0; i < 4; ++i)
+    CHECK (claim_alone (&s, 2, &r) && r.begin == ranges[i][0]
+               && r.end == ranges[i][1] && r.last == (i == 3),
+           "alone claim %d: [%" PRIu64 ", %" PRIu64
+           "), last %d; want [%" PRIu64 ", %" PRIu64 ")",
+           i, r.begin, r.end, r.last, ranges[i][0], ranges[i][1]);
+  CHECK (!claim_alone (&s, 2, &r) && !r.last && !r.wait,
+         "a claim after the last found work");
+  CHECK (s.st[2].claims == 4 && s.st[2].takeovers == 2,
+         "alone: %" PRIu64 " claims, %" PRIu64 " takeovers; want 4 and 2",
+         s.st[2].claims, s.st[2].takeovers);
+  script_close (&s, "alone, unpublished");
+
+  script_open_guests (&s, WGD_SCHED_STATIC, 2, 1, 64);
+  wgd_launch_set_clock (s.l, scripted_clock, NULL, 100);
+  wgd_range held;
+  CHECK (claim_alone (&s, 2, &held) && held.begin == 0 && held.end == 31,
+         "alone claim: [%" PRIu64 ", %" PRIu64 "), want [0, 31)", held.begin,
+         held.end);
+  give_back (&s, 2, &held, 4);
+  uint32_t b, e;
+  word_of (&s, 2, &b, &e);
+  CHECK (held.end == 4 && b == 4 && e == 32 && s.st[2].gave_back == 1
+             && atomic_load (&s.l->blocks[2].holding) == 0,
+         "before publishing: range ends at %" PRIu64 ", word [%u, %u); want "
+         "4, [4, 32), nothing held",
+         held.end, b, e);
+  CHECK (claim (&s, 2, &r) && r.begin == 4 && r.end == 5,
+         "the first claim after publishing: [%" PRIu64 ", %" PRIu64
+         "), want [4, 5)",
+         r.begin, r.end);
+  CHECK (claim (&s, 1, &r) && r.begin == 32,
+         "thread 1 after the publish: [%" PRIu64 ", %" PRIu64
+         "), want its own block",
+         r.begin, r.end);
+  CHECK (claim (&s, 0, &r) && s.st[0].steals == 1 && r.end - r.begin == 1,
+         "thread 0, its block taken over: [%" PRIu64 ", %" PRIu64 "), %" PRIu64
+         " steals; want a steal, of which it runs one unit",
+         r.begin, r.end, s.st[0].steals);
+  unsigned order[] = { 0, 1, 2 };
+  run_rounds (&s, order, 3);
+  script_close (&s, "alone, then published");
+  printf ("claims made alone take all but a unit, and go back before "
+          "publishing\n");
+}
+
 int
 main (void)
 {
@@ -938,5 +1019,6 @@ main (void)
   hunger_latch ();
   give_back_races_steal ();
   give_back_races_takeover ();
+  alone_claims ();
   return check_finish ("interleave");
 }
