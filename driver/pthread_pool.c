@@ -72,6 +72,51 @@
       (P1; or it goes idle again and the launch's own helper wake-ups
       take it).
 
+   P8 (no more helpers than CPUs)  A push (P7) and a launch's wake-ups
+      take an idle worker as a helper only while the driver's threads
+      that run or are about to (the busy workers, and those woken and not
+      yet running: pt_wake_hint) are fewer than the CPUs the process may
+      run on, counting the workers the same call took, the one for the
+      command included.  A helper beyond
+      that finds no CPU: it waits on a run queue behind the participants,
+      preempts one when it gets there (a context switch each way), and
+      holds the range it claimed while it is off its CPU.  With 4 threads
+      on 2 CPUs, launches of 16384 trivial work-groups took 150 us
+      against 90 at 2 threads.  Loses nothing where others can run a
+      thread's work-groups (guided, or static with stealing:
+      wgd_others_may_run): the worker that prepares the launch, and every
+      participant, claims until nothing is left; a busy worker searches
+      before it goes idle (P1) and joins by itself.  So the launch's
+      wake-ups keep the cap only there; with stealing off each thread's
+      block needs its owner, and they wake as before.  The worker taken
+      for the command itself is never capped.  Where no watch thread runs
+      (P9), nothing is capped.
+
+   P9 (the rest come a tick later)  P8 trusts the participants to run the
+      blocks of the threads it leaves asleep.  That holds for work-groups
+      that end on their own, not for those that wait for each other or
+      for the host: OpenCL promises no forward progress between
+      work-groups, but stock PoCL runs every thread of a launch, and
+      programs rely on it (tests/opencl/busy_workers.h does: each worker
+      runs one work-group that waits for a flag).  So a wake-up that P8
+      cuts short while an idle worker of the device is left marks its
+      launch (capped_at), and a watch thread (pt_pool_watch), looking
+      every PT_WATCH_TICK_NS while a listed launch is marked, takes every
+      idle worker of the device of each launch marked a tick or more
+      before that still has unclaimed work-groups, as P2 and P3 take a
+      worker, for no command, without the cap; it unmarks the launch
+      either way (a later cut marks it again).  So every thread of a
+      launch runs at most two ticks after a wake-up left it asleep,
+      whatever the work-groups do.  A tick (1 ms) is longer than the
+      launches P8 is for and shorter than a time slice.  The watch costs
+      unmarked launches nothing: it sleeps until a launch is marked (the
+      marker signals it), and after the last marked launch leaves the
+      list it looks PT_WATCH_LINGER more times before it sleeps again, so
+      that launches back to back do not pay a wake-up of the watch each.
+      Loses nothing: a taken worker searches (P1) and joins the launch or
+      goes idle again; one taken for a launch that finished meanwhile
+      finds nothing.
+
    H1 (the application threads' hint)  host_work counts the queued NDRange
       commands and the listed launches of at most host_groups work-groups,
       and the queued markers and barriers (none if host_groups is 0).
@@ -97,6 +142,7 @@
 
 #include "pthread_pool.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -133,9 +179,12 @@ pt_pool_init (pt_pool *p, unsigned num_threads, uint64_t spin_ns,
     return CL_OUT_OF_HOST_MEMORY;
   size_t bit_bytes = PT_IDLE_WORDS (p->num_threads) * sizeof (uint64_t);
   p->idle_bits = pocl_aligned_malloc (WGD_CACHELINE, 2 * bit_bytes);
-  if (p->idle_bits == NULL)
+  p->watch_taken = calloc (p->num_threads, sizeof (unsigned));
+  if (p->idle_bits == NULL || p->watch_taken == NULL)
     {
       pocl_aligned_free (p->idle);
+      pocl_aligned_free (p->idle_bits);
+      free (p->watch_taken);
       p->idle = NULL; /* pt_pool_destroy then frees nothing */
       return CL_OUT_OF_HOST_MEMORY;
     }
@@ -150,6 +199,12 @@ pt_pool_init (pt_pool *p, unsigned num_threads, uint64_t spin_ns,
       pt_spin_init (&p->idle[i].spin, spin_ns);
     }
   pthread_mutex_init (&p->lock, NULL);
+  /* P9: the watch's looks are timed waits on the monotonic clock.  */
+  pthread_condattr_t attr;
+  pthread_condattr_init (&attr);
+  pthread_condattr_setclock (&attr, CLOCK_MONOTONIC);
+  pthread_cond_init (&p->watch_wake, &attr);
+  pthread_condattr_destroy (&attr);
   /* relaxed: the pool is published to the workers by pthread_create.  */
   for (unsigned i = 0; i < p->num_threads; ++i)
     atomic_init (&p->idle[i].kick, 0);
@@ -229,6 +284,9 @@ pt_pool_destroy (pt_pool *p)
   pocl_aligned_free (p->idle_bits); /* spin_bits with it */
   p->idle_bits = NULL;
   p->spin_bits = NULL;
+  free (p->watch_taken);
+  p->watch_taken = NULL;
+  pthread_cond_destroy (&p->watch_wake);
   pthread_mutex_destroy (&p->lock);
 }
 
@@ -361,6 +419,22 @@ idle_to_take (const pt_pool *p, unsigned from, unsigned end)
   return i < end ? i : first_set (p->idle_bits, from, end);
 }
 
+/* P8: how many more helpers fit on the CPUs: the CPUs less the busy
+   workers and those woken and not yet running.  relaxed: hints, read
+   under the lock; a stale one wakes one helper too many or too few, and
+   the participants claim what nobody else does.  */
+static unsigned
+helper_room (pt_pool *p)
+{
+  /* Without a watch, nothing would wake the rest (P9): no cap.  */
+  if (!p->watching)
+    return UINT_MAX;
+  unsigned used
+      = atomic_load_explicit (&p->woken.busy, memory_order_relaxed)
+        + atomic_load_explicit (&p->woken.woken, memory_order_relaxed);
+  return used < p->woken.cpus ? p->woken.cpus - used : 0;
+}
+
 void
 pt_pool_push_command (pt_pool *p, _cl_command_node *cmd, bool by_waiter)
 {
@@ -388,12 +462,21 @@ pt_pool_push_command (pt_pool *p, _cl_command_node *cmd, bool by_waiter)
      at once, where a sleeper takes a futex wake-up.  The first is taken
      for cmd (P5); the others search as any taken worker does, and take
      cmd themselves if they run first.  If none is idle, the busy ones
-     search the queue before they go idle (P1).  */
+     search the queue before they go idle (P1).  Helpers only while they
+     fit on the CPUs (P8).  */
+  /* Read only where helpers are wanted: the counts' lines are the
+     workers', and a push of one work-group should not pay for them.  */
+  unsigned room = want > 1 ? helper_room (p) : 0;
   for (unsigned n = 0; n < want; ++n)
     {
+      if (n > 0 && room == 0)
+        break;
       unsigned i = idle_to_take (p, first, first + count);
       if (i == first + count)
         break;
+      /* Whoever is taken will run: the worker for cmd too.  */
+      if (room > 0)
+        room--;
       if (n == 0 && grace)
         grace_start (p, i);
       if (take_idle (p, i, n == 0 ? cmd : NULL))
@@ -449,7 +532,17 @@ pt_pool_wake_helpers (pt_pool *p, pt_pool_launch *l, unsigned n)
   if (n > PT_WAKE_FAN_OUT)
     n = PT_WAKE_FAN_OUT;
 
+  bool signal_watch = false, cut = false;
   pthread_mutex_lock (&p->lock);
+  /* No more than fit on the CPUs where the participants can run every
+     thread's work-groups (P8).  */
+  if (wgd_others_may_run (l->dispatch))
+    {
+      unsigned room = helper_room (p);
+      cut = n > room;
+      if (cut)
+        n = room;
+    }
   /* Idle workers that would find work of their own, spinning or asleep:
      each one taken answers one wake-up (P2, P3).  In thread order from
      where the launch's previous wake-up stopped: a worker looked at once
@@ -490,9 +583,21 @@ pt_pool_wake_helpers (pt_pool *p, pt_pool_launch *l, unsigned n)
         }
     }
   l->wake_cursor = at - first;
+  /* A cut that left an idle worker of the device asleep marks the launch
+     for the watch, which wakes the rest a tick later if the launch still
+     has work-groups to claim (P9).  One with every worker busy leaves
+     nobody: they search before they go idle (P1).  */
+  if (cut && l->capped_at == 0 && first_set (p->idle_bits, first, end) != end)
+    {
+      l->capped_at = p->clock.now (p->clock.arg) | 1;
+      p->capped++;
+      signal_watch = p->watch_idle;
+    }
   pthread_mutex_unlock (&p->lock);
   for (unsigned i = 0; i < k; ++i)
     wake_signal (p, woken[i]);
+  if (signal_watch)
+    pthread_cond_signal (&p->watch_wake);
 }
 
 void
@@ -501,6 +606,11 @@ pt_pool_unlink_launch (pt_pool *p, pt_pool_launch *l)
   pthread_mutex_lock (&p->lock);
   DL_DELETE (p->launches, l);
   host_work_add (p, host_launch (p, l), -1);
+  if (l->capped_at != 0)
+    {
+      l->capped_at = 0;
+      p->capped--; /* P9: nothing left to watch in it */
+    }
   pthread_mutex_unlock (&p->lock);
   /* The list's reference; the caller holds another, so this is never the
      last.  */
@@ -784,4 +894,77 @@ pt_pool_shutdown (pt_pool *p)
   pthread_mutex_unlock (&p->lock);
   for (unsigned i = 0; i < p->num_threads; ++i)
     wake_signal (p, i);
+  pthread_cond_broadcast (&p->watch_wake); /* P9: the watch returns */
+}
+
+unsigned
+pt_pool_watch_look (pt_pool *p, uint64_t now)
+{
+  unsigned k = 0, taken = 0;
+  pthread_mutex_lock (&p->lock);
+  for (pt_pool_launch *l = p->launches; l != NULL && p->capped > 0;
+       l = l->next)
+    {
+      if (l->capped_at == 0 || now - l->capped_at < PT_WATCH_TICK_NS)
+        continue;
+      l->capped_at = 0;
+      p->capped--;
+      if (wgd_unclaimed (l->dispatch) == 0)
+        continue;
+      /* Every idle worker of the device, work of its own or not: the
+         work left may be in the words of participants that are stuck in
+         work-groups waiting for others, where only a thief gets it.
+         Taken as P2 and P3 say, for no command: each searches and joins
+         (P1), or goes idle again.  */
+      for (unsigned i = l->first_thread; i < l->first_thread + l->num_threads;
+           ++i)
+        if (p->idle[i].spinning || p->idle[i].sleeping)
+          {
+            taken++;
+            if (take_idle (p, i, NULL))
+              p->watch_taken[k++] = i;
+          }
+    }
+  pthread_mutex_unlock (&p->lock);
+  for (unsigned i = 0; i < k; ++i)
+    wake_signal (p, p->watch_taken[i]);
+  return taken;
+}
+
+void
+pt_pool_watch (pt_pool *p)
+{
+  /* Looks in a row with nothing marked; it starts asleep.  */
+  unsigned quiet = PT_WATCH_LINGER;
+  pthread_mutex_lock (&p->lock);
+  while (!p->shutdown)
+    {
+      if (p->capped == 0 && quiet >= PT_WATCH_LINGER)
+        {
+          /* Until a launch is marked (pt_pool_wake_helpers signals).  */
+          p->watch_idle = true;
+          pthread_cond_wait (&p->watch_wake, &p->lock);
+          p->watch_idle = false;
+          quiet = 0;
+          continue;
+        }
+      struct timespec until;
+      clock_gettime (CLOCK_MONOTONIC, &until);
+      until.tv_nsec += PT_WATCH_TICK_NS;
+      if (until.tv_nsec >= 1000000000L)
+        {
+          until.tv_sec++;
+          until.tv_nsec -= 1000000000L;
+        }
+      pthread_cond_timedwait (&p->watch_wake, &p->lock, &until);
+      if (p->shutdown)
+        break;
+      quiet = p->capped == 0 ? quiet + 1 : 0;
+      if (p->capped == 0)
+        continue;
+      pthread_mutex_unlock (&p->lock);
+      pt_pool_watch_look (p, p->clock.now (p->clock.arg));
+      pthread_mutex_lock (&p->lock);
+    }
+  pthread_mutex_unlock (&p->lock);
 }

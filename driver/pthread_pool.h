@@ -76,6 +76,11 @@ typedef struct pt_pool_launch
      may complete, and its event go, while the launch is still listed.  */
   const void *queue;
   const void *event;
+  /* When a wake-up of the launch's helpers last left idle workers asleep
+     because they did not fit on the CPUs (P8 of pthread_pool.c), on the
+     pool's clock, or 0: the watch thread wakes them a tick later (P9).
+     Under the pool lock.  */
+  uint64_t capped_at;
 } pt_pool_launch;
 
 /* The idle state of one worker, by pool index.  Under the pool lock, but
@@ -139,6 +144,16 @@ typedef struct
   uint64_t host_groups;
   uint64_t host_grace_ns;
   pt_idle *idle; /* num_threads of them */
+  /* P9 of pthread_pool.c, under the pool lock: whether a watch thread runs
+     pt_pool_watch (set by whoever started it; without one, P8 caps
+     nothing), the listed launches whose capped_at is set, whether the
+     watch sleeps on watch_wake until one is (else it looks every tick),
+     and the workers its look takes, num_threads of them.  */
+  bool watching;
+  bool watch_idle;
+  unsigned capped;
+  pthread_cond_t watch_wake;
+  unsigned *watch_taken;
   /* Bit i % 64 of word i / 64 is set iff worker i is idle:
      idle[i].spinning || idle[i].sleeping.  Under the pool lock (the
      pointer is set by pt_pool_init).  pt_idle_set is the one way to
@@ -267,6 +282,23 @@ bool pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq,
    worker taken for it then leaves it to that thread for host_grace_ns
    before taking it (P6).  */
 void pt_pool_push_command (pt_pool *p, _cl_command_node *cmd, bool by_waiter);
+
+/* How often the watch thread looks at launches whose helpers P8 left
+   asleep, and how many quiet looks it makes before it sleeps (P9).  */
+#define PT_WATCH_TICK_NS 1000000u
+#define PT_WATCH_LINGER 64u
+
+/* The watch thread's loop (P9 of pthread_pool.c): returns after
+   pt_pool_shutdown.  Whoever runs it sets p->watching under the lock
+   first.  */
+void pt_pool_watch (pt_pool *p);
+
+/* One look of the watch at time now (pool clock): takes every idle
+   worker of each listed launch whose helpers were capped at least a tick
+   before now and that still has unclaimed work-groups, and signals the
+   sleepers among them.  Returns the workers taken.  For pt_pool_watch and
+   tests.  */
+unsigned pt_pool_watch_look (pt_pool *p, uint64_t now);
 
 /* Ends the graces of the workers taken for pushes by_waiter (P6): they
    take their commands now.  For an application thread that is about to

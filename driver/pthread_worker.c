@@ -114,6 +114,18 @@ bind_to_domains (pt_workers *s, pt_worker *w, unsigned domains)
 #endif
 }
 
+/* The pool's watch (P9 of pthread_pool.c).  */
+static void *
+watch_main (void *arg)
+{
+  pt_workers *s = arg;
+#ifdef __linux__
+  pthread_setname_np (pthread_self (), "pocl-watch");
+#endif
+  pt_pool_watch (&s->pool);
+  return NULL;
+}
+
 static void *
 worker_main (void *arg)
 {
@@ -288,6 +300,11 @@ stop_workers (pt_workers *s, unsigned n,
               pts_sched_stats totals[WGD_NUM_SCHEDULES])
 {
   pt_pool_shutdown (&s->pool);
+  if (s->watch_started)
+    {
+      pthread_join (s->watch, NULL);
+      s->watch_started = false;
+    }
   for (unsigned i = 0; i < n; ++i)
     {
       pthread_join (s->workers[i].thread, NULL);
@@ -412,6 +429,18 @@ pt_workers_start (pt_workers *s, cl_device_id dev, const pts_config *cfg)
     pthread_attr_setstacksize (&attr, WORKER_STACK_SIZE);
   pthread_attr_getstacksize (&attr, &s->stack_size);
 
+  /* The watch first, so that P8 caps helpers only with a watch to wake
+     the rest (P9); without one, the workers run uncapped.  A small
+     stack: it runs no kernel.  */
+  pthread_attr_t watch_attr;
+  pthread_attr_init (&watch_attr);
+  pthread_attr_setstacksize (&watch_attr, 64 * 1024);
+  s->watch_started
+      = pthread_create (&s->watch, &watch_attr, watch_main, s) == 0;
+  pthread_attr_destroy (&watch_attr);
+  pthread_mutex_lock (&s->pool.lock);
+  s->pool.watching = s->watch_started;
+  pthread_mutex_unlock (&s->pool.lock);
   for (unsigned i = 0; i < s->num_threads; ++i)
     {
       pt_worker *w = &s->workers[i];

@@ -73,6 +73,9 @@ struct pt_workers
      are theirs and outlive no call.  */
   pthread_mutex_t host_stats_lock;
   pts_worker_stats host_stats;
+  /* The pool's watch thread (P9 of pthread_pool.c), if it started.  */
+  pthread_t watch;
+  bool watch_started;
 };
 
 /* Starts num_threads = dev->max_compute_units workers.  */

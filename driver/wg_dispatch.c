@@ -969,6 +969,12 @@ wgd_thread_has_work (const wgd_launch *l, unsigned tid)
 }
 
 bool
+wgd_others_may_run (const wgd_launch *l)
+{
+  return l->schedule != WGD_SCHED_STATIC || l->steal;
+}
+
+bool
 wgd_finish (wgd_launch *l, uint64_t n)
 {
   /* W7.  acq_rel: release publishes this thread's work (and its printf

@@ -68,6 +68,7 @@
      wgd_finish            each thread that ran work-groups, once, at the end
      wgd_unclaimed         anybody, any time: a hint
      wgd_thread_has_work   anybody, any time: a hint (whom to wake)
+     wgd_others_may_run    anybody, any time
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -325,6 +326,13 @@ extern "C"
      without ordering: a hint for choosing which idle threads to wake, so
      that the caller need not know how the schedule splits the work.  */
   bool wgd_thread_has_work (const wgd_launch *l, unsigned tid);
+
+  /* Whether any participant may end up running any work-group: guided, or
+     static with stealing on (a thief may take from any word that is not
+     empty: the table of word states in wg_dispatch.c).  Then the participants
+     there are run the whole launch, and whom to wake is a question of
+     speed; otherwise each thread's block needs its owner.  */
+  bool wgd_others_may_run (const wgd_launch *l);
 
   /* The thread whose initial block holds work-group g (static schedule).  */
   unsigned wgd_home_thread (const wgd_launch *l, uint64_t g);

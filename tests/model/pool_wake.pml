@@ -39,7 +39,12 @@
    times; HOST 1: an application thread helps (pthread_host.c), below;
    PUSH_HELPERS: the helpers a push of the NDRange command takes besides
    the worker for it (P7: 2 by default, as PT_PUSH_HELPERS; 0 as before
-   P7, and as for a command left to its enqueuer, P6).
+   P7, and as for a command left to its enqueuer, P6); CAP 1: P8, no more
+   helpers than CPUs: the room is a hint that may be anything, so each
+   call of pt_pool_wake_helpers of a launch whose participants may run
+   every block (STEAL 1) takes any number from none to the fan-out (the
+   push's helpers are capped too: PUSH_HELPERS 0 and 1 are those pushes);
+   CAP_ANYWAY 1 caps with STEAL 0 too, which P8 does not, and must hang.
 
    With HOST, an application thread waiting for the commands (clFinish)
    first runs what it may, as pt_host_help does, until a help finds
@@ -177,6 +182,12 @@
 #endif
 #ifndef PUSH_HELPERS
 #define PUSH_HELPERS 2
+#endif
+#ifndef CAP
+#define CAP 0
+#endif
+#ifndef CAP_ANYWAY
+#define CAP_ANYWAY 0
 #endif
 #if W > 3
 #error "woken_signal knows 3 workers"
@@ -379,6 +390,13 @@ inline retire ()
 inline wake_helpers ()
 {
   atomic { lock == 0 -> lock = 1; assert (!freed); n = FANOUT };
+#if (CAP && STEAL) || CAP_ANYWAY
+  /* P8: the room, whatever it is.  */
+  do
+  :: n > 0 -> n--
+  :: break
+  od;
+#endif
   do
   :: (cursor < W && k < n) ->
      atomic {

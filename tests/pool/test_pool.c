@@ -88,6 +88,29 @@
                     1; a sub-device of 2 threads, 2; a marker, 1; a launch
                     left to its enqueuer (a grace, P6), 1.
 
+   And one of how many helpers fit (P8 of pthread_pool.c):
+
+   helpers_cpus     With 4 threads on 2 CPUs, every push and launch woke
+                    helpers for all four; those beyond the CPUs waited on a
+                    run queue, preempted a participant when they got
+                    there, and held their ranges while off their CPU
+                    (launches of 16384 trivial work-groups: 150 us against
+                    90 at 2 threads).  Now, where others may run a thread's
+                    work-groups, a push takes the command's worker and
+                    helpers while they fit (2 CPUs: 2 workers; 1 CPU or 2
+                    busy workers: the command's worker only), and the
+                    wake-ups of a static launch over 8 threads on 2 CPUs
+                    with its preparer busy take one helper in all; with
+                    stealing off they wake every owner, as before.
+
+   And one of the watch (P9 of pthread_pool.c):
+
+   watch            A cut of P8 marks the launch; the watch's look a tick
+                    later takes every idle worker of its device, and
+                    unmarks it; a launch with nothing left to claim, or one
+                    that left the list, is unmarked and nobody taken;
+                    without a watch thread nothing is capped.
+
    And three of the grace (P6 of pthread_pool.c), with a grace of an
    hour and the worker in a thread of its own:
 
@@ -125,6 +148,7 @@
 
 #define _GNU_SOURCE
 
+#include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -175,6 +199,12 @@ pool_init (pt_pool *p, unsigned threads)
       fprintf (stderr, "pt_pool_init failed\n");
       exit (2);
     }
+  /* A machine with more CPUs than the pool has threads, whatever this one
+     has, so that P8 (no more helpers than CPUs) never binds, but in
+     helpers_cpus, which sets the CPUs and the busy workers itself.  */
+  p->woken.cpus = 4 * threads;
+  /* As if a watch thread ran (P9): P8 caps only then.  */
+  p->watching = true;
 }
 
 /* Checks that idle_bits equals the flags (the invariant beside it in
@@ -996,13 +1026,20 @@ test_grace_reused (void)
   pool_destroy (&p);
 }
 
-/* P7: how many idle workers a push takes.  */
+/* P7: how many of 4 sleeping workers a push takes; cpus, busy: the CPUs
+   and the busy workers for P8, or 0, 0 for P8 not to bind.  */
 static unsigned
 push_takes (uint32_t groups, struct _cl_device_id *dev, bool by_waiter,
-            uint64_t grace_ns, bool *first_for_cmd)
+            uint64_t grace_ns, bool *first_for_cmd, unsigned cpus,
+            unsigned busy)
 {
   pt_pool p;
   pool_init (&p, 4);
+  if (cpus > 0)
+    {
+      p.woken.cpus = cpus;
+      atomic_store_explicit (&p.woken.busy, busy, memory_order_relaxed);
+    }
   pt_pool_count_host_work (&p, 64, grace_ns);
   for (unsigned i = 0; i < 4; ++i)
     set_idle (&p, i, false, true);
@@ -1050,13 +1087,76 @@ test_push_helpers (void)
       bool first_for_cmd = false;
       unsigned taken
           = push_takes (cases[c].groups, cases[c].dev, cases[c].by_waiter,
-                        cases[c].grace_ns, &first_for_cmd);
+                        cases[c].grace_ns, &first_for_cmd, 0, 0);
       CHECK (taken == cases[c].want && first_for_cmd,
              "a push of %s took %u workers, want %u, %s for the command",
              cases[c].what, taken, cases[c].want,
              first_for_cmd ? "one" : "not exactly one");
     }
   printf ("push_helpers: a push takes its launch's first helpers (P7)\n");
+}
+
+/* P8: no more helpers than CPUs.  */
+static void
+test_helpers_cpus (void)
+{
+  enum
+  {
+    T = 8,
+    CALLS = 4
+  };
+  /* A push of 64 work-groups, 4 sleeping workers: the worker for the
+     command always, helpers while the busy workers and those taken are
+     fewer than the CPUs.  */
+  static const struct
+  {
+    unsigned cpus, busy, want;
+  } pushes[] = {
+    { 2, 0, 2 }, /* the command's worker and one helper */
+    { 1, 0, 1 }, /* the command's worker only */
+    { 2, 2, 1 }, /* the CPUs are busy: still the command's worker */
+    { 3, 0, 3 }, /* 1 + PT_PUSH_HELPERS, as without P8 */
+  };
+  for (size_t c = 0; c < sizeof (pushes) / sizeof (pushes[0]); ++c)
+    {
+      bool first_for_cmd = false;
+      unsigned taken = push_takes (64, &root, false, 0, &first_for_cmd,
+                                   pushes[c].cpus, pushes[c].busy);
+      CHECK (taken == pushes[c].want && first_for_cmd,
+             "a push of 64 work-groups on %u CPUs with %u busy workers took "
+             "%u workers, want %u, %s for the command (P8)",
+             pushes[c].cpus, pushes[c].busy, taken, pushes[c].want,
+             first_for_cmd ? "one" : "not exactly one");
+    }
+
+  /* A static launch over 8 threads, 2 CPUs, worker 0 (its preparer) busy,
+     1 to 7 asleep with a block each: with stealing, the wake-ups of every
+     joiner together take one helper; without, each block needs its owner
+     and every sleeper is woken as before.  */
+  for (int steal = 1; steal >= 0; --steal)
+    {
+      pt_pool p;
+      pt_pool_launch l;
+      pool_init (&p, T);
+      p.woken.cpus = 2;
+      launch_init (&p, &l, 0, T, 64);
+      wgd_launch_set_stealing (l.dispatch, steal);
+      for (unsigned i = 1; i < T; ++i)
+        set_idle (&p, i, false, true);
+      atomic_store_explicit (&p.woken.busy, 1, memory_order_relaxed);
+      for (unsigned c = 0; c < CALLS; ++c)
+        pt_pool_wake_helpers (&p, &l, PT_WAKE_FAN_OUT);
+      unsigned woken = count_woken (&p, 1, T - 1);
+      unsigned want = steal ? 1 : T - 1;
+      CHECK (woken == want,
+             "%u wake-ups of a static launch over %u threads on 2 CPUs, "
+             "stealing %s, marked %u sleepers woken, want %u (P8)",
+             CALLS, T, steal ? "on" : "off", woken, want);
+      launch_destroy (&p, &l);
+      pool_destroy (&p);
+    }
+  printf ("helpers_cpus: pushes and wake-ups take no more helpers than "
+          "fit on the CPUs where others may run their work (P8)\n");
 }
 
 /* B2 of pthread_spin.h during a grace (P6): a worker whose clock jumps
@@ -1100,6 +1200,8 @@ on_alarm (int sig)
   _exit (1);
 }
 
+static void test_watch (void);
+
 static const struct
 {
   const char *name;
@@ -1117,7 +1219,89 @@ static const struct
   { "grace_reused", test_grace_reused },
   { "grace_jump", test_grace_jump },
   { "push_helpers", test_push_helpers },
+  { "helpers_cpus", test_helpers_cpus },
+  { "watch", test_watch },
 };
+
+/* P9: the watch wakes the helpers P8 left asleep, a tick later.  8
+   threads on 2 CPUs, worker 0 busy, 1 to 7 asleep, a static launch of 64
+   work-groups whose wake-ups P8 cuts to one helper (as in helpers_cpus).  */
+static void
+cut_launch (pt_pool *p, pt_pool_launch *l, scripted_clock *clk, bool watching)
+{
+  enum
+  {
+    T = 8
+  };
+  pool_init (p, T);
+  scripted_clock_use (p, clk, 0, 0);
+  p->woken.cpus = 2;
+  p->watching = watching;
+  launch_init (p, l, 0, T, 64);
+  for (unsigned i = 1; i < T; ++i)
+    set_idle (p, i, false, true);
+  atomic_store_explicit (&p->woken.busy, 1, memory_order_relaxed);
+  for (unsigned c = 0; c < 4; ++c)
+    pt_pool_wake_helpers (p, l, PT_WAKE_FAN_OUT);
+}
+
+static void
+test_watch (void)
+{
+  pt_pool p;
+  pt_pool_launch l;
+  scripted_clock clk;
+
+  /* Marked at the cut; a look before a tick takes nobody; one a tick
+     after takes the other 6 sleepers, work of their own or not, and
+     unmarks the launch; the next takes nobody.  */
+  cut_launch (&p, &l, &clk, true);
+  uint64_t t0 = l.capped_at;
+  CHECK (t0 != 0 && p.capped == 1 && count_woken (&p, 1, 7) == 1,
+         "the cut: marked at %" PRIu64 ", %u marked, %u woken; want marked, "
+         "1, 1",
+         t0, p.capped, count_woken (&p, 1, 7));
+  unsigned early = pt_pool_watch_look (&p, t0 + PT_WATCH_TICK_NS - 1);
+  unsigned due = pt_pool_watch_look (&p, t0 + PT_WATCH_TICK_NS);
+  unsigned after = pt_pool_watch_look (&p, t0 + 2 * PT_WATCH_TICK_NS);
+  CHECK (early == 0 && due == 6 && after == 0 && count_woken (&p, 1, 7) == 7
+             && p.capped == 0 && l.capped_at == 0,
+         "looks before, at and after a tick took %u, %u, %u workers (want "
+         "0, 6, 0); %u of 7 woken, %u marked",
+         early, due, after, count_woken (&p, 1, 7), p.capped);
+  launch_destroy (&p, &l);
+  pool_destroy (&p);
+
+  /* Nothing left to claim: unmarked, nobody taken.  */
+  cut_launch (&p, &l, &clk, true);
+  wgd_range r;
+  for (unsigned t = 0; t < 8; ++t)
+    while (wgd_claim (l.dispatch, t, &r, NULL) || r.wait)
+      ;
+  t0 = l.capped_at;
+  due = pt_pool_watch_look (&p, t0 + PT_WATCH_TICK_NS);
+  CHECK (due == 0 && p.capped == 0 && count_woken (&p, 1, 7) == 1,
+         "a look at a claimed launch took %u workers, %u marked; want 0, 0",
+         due, p.capped);
+  launch_destroy (&p, &l);
+  pool_destroy (&p);
+
+  /* A marked launch that leaves the list is unmarked.  */
+  cut_launch (&p, &l, &clk, true);
+  launch_destroy (&p, &l);
+  CHECK (p.capped == 0, "%u marked after the launch left the list", p.capped);
+  pool_destroy (&p);
+
+  /* Without a watch, P8 cuts nothing: the 4 wake-ups take 7 helpers.  */
+  cut_launch (&p, &l, &clk, false);
+  CHECK (count_woken (&p, 1, 7) == 7 && l.capped_at == 0 && p.capped == 0,
+         "without a watch: %u of 7 woken, launch %s; want 7, unmarked",
+         count_woken (&p, 1, 7), l.capped_at ? "marked" : "unmarked");
+  launch_destroy (&p, &l);
+  pool_destroy (&p);
+  printf ("watch: the helpers P8 left asleep are woken a tick later (P9), "
+          "and nothing is capped without a watch\n");
+}
 
 int
 main (int argc, char **argv)
