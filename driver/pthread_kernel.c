@@ -471,6 +471,11 @@ participate (const pt_kernel_env *env, pt_runner *w, pt_pool_launch *q,
   wgd_range r;
 
   st->joins++;
+  /* Reads only the launch's copy of the function pointer, which lives as
+     long as our reference.  */
+  const pocl_workgroup_func kernel_key = l->krc.workgroup;
+  if (w->cost_of == kernel_key)
+    wgd_set_group_cost (d, tid, w->group_cost);
   /* Claim before touching the kernel: a worker that finds nothing left
      must not use the command, which the finishing worker may complete
      (and PoCL free) at any moment.  */
@@ -598,6 +603,12 @@ participate (const pt_kernel_env *env, pt_runner *w, pt_pool_launch *q,
     /* relaxed: published to the finishing worker by wgd_finish.  */
     atomic_fetch_or_explicit (&l->execution_failed, 1, memory_order_relaxed);
 
+  uint64_t cost = wgd_group_cost (d, tid);
+  if (cost != 0)
+    {
+      w->cost_of = kernel_key;
+      w->group_cost = cost;
+    }
   if (wgd_finish (d, done))
     complete_launch (l);
   launch_release (l);

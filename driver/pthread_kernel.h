@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 #include "pocl_cl.h"
+#include "pocl_workgroup_func.h"
 
 #include "pthread_pool.h"
 #include "pthread_stats.h"
@@ -53,6 +54,12 @@ typedef struct
   void *local_mem;
   void *printf_buffer;
   pts_worker_stats stats; /* written by this worker only */
+  /* What one work-group of the kernel whose work-group function is
+     `cost_of` cost this runner in its last launch of it under static
+     (wgd_group_cost): its next launch of that kernel starts its claims
+     from it, not from one work-group.  The key is only compared.  */
+  pocl_workgroup_func cost_of;
+  uint64_t group_cost;
 } pt_runner;
 
 /* The affinity domains (OpenCL's NUMA to L1 bits) along which dev, or a

@@ -10,7 +10,9 @@
            most one).  A thread claims a range of k work-groups from the
            front of its own block with one CAS, never more than half of
            what the block holds, so that thieves always find half; k starts
-           at 1 in each launch and follows the time the thread's previous
+           at 1 in each launch, or where the cost of a work-group learnt in
+           the thread's previous launch of the kernel puts it
+           (wgd_set_group_cost), and follows the time the thread's previous
            range took against a budget (wgd_launch_set_clock): it doubles
            while ranges take less than half the budget and shrinks at once
            when one takes more.  A thread whose block is empty takes over,
@@ -149,6 +151,11 @@ extern "C"
        next claim.  */
     uint64_t claimed_at;
     uint32_t last_units;
+    /* The owner's estimate of one unit's cost, in the clock's units times
+       2^WGD_COST_SHIFT, from its last timed claim or given for the launch
+       (wgd_set_group_cost); 0: unknown.  Sizes a claim made with no
+       previous claim to go by (W8 of wg_dispatch.c).  */
+    uint64_t unit_cost;
     /* One past the last unit of the range the owner holds: where a
        give-back ends.  */
     uint32_t hold_end;
@@ -263,6 +270,25 @@ extern "C"
                              uint64_t (*clock) (void *arg, unsigned tid),
                              void *arg, uint64_t budget);
 
+/* Costs (wgd_group_cost) are in the clock's units times 2^WGD_COST_SHIFT,
+   so that a work-group cheaper than one tick still has a cost.  */
+#define WGD_COST_SHIFT 8
+
+  /* Static: what one work-group cost participant tid, as its timed claims
+     in this launch measured it (the clock's units times
+     2^WGD_COST_SHIFT); 0 when none of its claims was timed.  Called by tid
+     after its last claim, to carry the cost to its next launch of the same
+     kernel (wgd_set_group_cost).  0 under guided.  */
+  uint64_t wgd_group_cost (const wgd_launch *l, unsigned tid);
+
+  /* Static: participant tid's claims start from this cost per work-group
+     (as wgd_group_cost gives it, from an earlier launch of the same
+     kernel) instead of from one unit: its first claim is of as many units
+     as fit half the budget, before the half rule (W8 of wg_dispatch.c).
+     0: from one unit, the default.  Called by tid before its first claim.
+     No effect on guided, or without a clock.  */
+  void wgd_set_group_cost (wgd_launch *l, unsigned tid, uint64_t cost);
+
   /* Claims the next work-groups for participant tid: a thread
      (0 <= tid < num_threads) or a guest (up to num_threads + num_guests).
      Returns false when every work-group has been handed out, as far as this
@@ -279,8 +305,8 @@ extern "C"
      leaves, so running a block alone takes two claims, not one per
      halving.  Before publishing, the caller must give the unstarted rest
      of the range it holds back (wgd_give_back), so that those it shares
-     the launch with find it.  The first wgd_claim after that is of one
-     unit, as a launch's first claim is.  Under guided, the same as
+     the launch with find it.  The first wgd_claim after that is sized
+     as a launch's first claim is.  Under guided, the same as
      wgd_claim.  */
   bool wgd_claim_alone (wgd_launch *l, unsigned tid, wgd_range *out,
                         wgd_thread_stats *stats);

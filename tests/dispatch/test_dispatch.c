@@ -23,7 +23,10 @@
        a claim says to wait; on some of those launches a guest first
        claims alone (wgd_claim_alone) before the others start, and gives
        part of its last range back, as an application thread does before
-       it publishes a launch it ran alone;
+       it publishes a launch it ran alone; on half of them every thread's
+       claims start from a random cost per work-group, as carried from an
+       earlier launch (wgd_set_group_cost), so that first claims are of
+       up to an eighth of a block;
      - a launch whose thread L starts only after the launch has finished
        was finished by the others, who took L's block over whole;
      - launches in units of several work-groups (a cap on units, and
@@ -162,6 +165,9 @@ random_yield (wgd_launch *l, wgd_yield_point point, unsigned tid)
     }
 }
 
+/* First claims of more than one work-group made with a carried cost.  */
+static _Atomic unsigned carried_first_claims;
+
 static void *
 worker (void *p)
 {
@@ -181,9 +187,18 @@ worker (void *p)
 
   wgd_range r;
   uint64_t done = a->alone;
+  /* A cost carried from an earlier launch: 1/256 ns to 400 ns per
+     work-group, on launches of odd seeds.  */
+  bool carried = cfg->budget > 0 && cfg->seed % 2 == 1;
+  if (carried)
+    wgd_set_group_cost (s->launch, a->tid, 1 + xorshift (&rng) % (400 << 8));
+  bool first = true;
   for (;;)
     {
       bool more = wgd_claim (s->launch, a->tid, &r, &a->stats);
+      if (more && first && carried && r.end - r.begin > 1)
+        atomic_fetch_add (&carried_first_claims, 1);
+      first = first && !more;
       /* `last` is set on every return, a false one included.  */
       a->lasts += r.last;
       if (!more && r.wait)
@@ -424,10 +439,13 @@ exactly_once_matrix (int quick)
           " claims handed out %" PRIu64 " groups, %" PRIu64
           " ranges were given back, %" PRIu64
           " claims said to wait; %u launches began with claims made "
-          "alone\n",
+          "alone; %u first claims of more than one work-group came from a "
+          "carried cost\n",
           runs, sized_claims, sized_groups, sized_gave_back, sized_waits,
-          alone_launches);
+          alone_launches, atomic_load (&carried_first_claims));
   CHECK (alone_launches > 0, "no launch began with claims made alone");
+  CHECK (atomic_load (&carried_first_claims) > 0,
+         "no first claim was sized from a carried cost");
 }
 
 /* Balanced, no delays, threads <= cores: the fraction of work-groups run

@@ -26,7 +26,8 @@
    claim, its refilled word is stolen back from like any other, and it
    counts as local on every node.  Claims made alone, before a launch is
    published: all but a unit of a word, and what goes back before
-   publishing.
+   publishing.  A cost per work-group learnt in one launch and carried to
+   the next: what is learnt, and the first claims it sizes.
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -998,6 +999,76 @@ alone_claims (void)
           "publishing\n");
 }
 
+/* A cost carried from an earlier launch (wgd_set_group_cost, W8): T = 1,
+   budget 100, costs in 256ths of the clock's unit.  The first launch
+   learns 2 per work-group from its first timed range (16 work-groups in
+   32); the next launch's first claim is as many as fit half the budget
+   (25), and grows from there; at most an eighth of the word; a cost too
+   dear for one unit in half the budget, or none, starts at one; guided
+   learns nothing.  */
+static void
+carried_cost (void)
+{
+  script s;
+  script_open (&s, WGD_SCHED_STATIC, 1, 1000);
+  wgd_launch_set_clock (s.l, scripted_clock, NULL, 100);
+  CHECK (wgd_group_cost (s.l, 0) == 0, "a cost before any claim: %" PRIu64,
+         wgd_group_cost (s.l, 0));
+  script_now[0] = 1000;
+  wgd_range r;
+  for (int i = 0; i < 5; ++i) /* 1, 2, 4, 8, and 16 that reads the clock */
+    claim (&s, 0, &r);
+  script_now[0] += 32;
+  CHECK (claim (&s, 0, &r) && r.end - r.begin == 32,
+         "the claim after 16 in 32: %" PRIu64 " work-groups, want 32",
+         r.end - r.begin);
+  uint64_t cost = wgd_group_cost (s.l, 0);
+  CHECK (cost == 2 << WGD_COST_SHIFT,
+         "learnt %" PRIu64 " per work-group, want %d", cost,
+         2 << WGD_COST_SHIFT);
+  drain (&s, 0);
+  script_close (&s, "learning a cost");
+
+  script_open (&s, WGD_SCHED_STATIC, 1, 1000);
+  wgd_launch_set_clock (s.l, scripted_clock, NULL, 100);
+  wgd_set_group_cost (s.l, 0, cost);
+  CHECK (claim (&s, 0, &r) && r.begin == 0 && r.end == 25,
+         "first claim with a carried cost: [%" PRIu64 ", %" PRIu64
+         "), want [0, 25)",
+         r.begin, r.end);
+  script_now[0] += 10;
+  CHECK (claim (&s, 0, &r) && r.end - r.begin == 50,
+         "the next, after 10: %" PRIu64 " work-groups, want 50",
+         r.end - r.begin);
+  drain (&s, 0);
+  script_close (&s, "a carried cost");
+
+  /* Blocks of 64: an eighth is 8, untimed, then doubling as usual.  */
+  script_open (&s, WGD_SCHED_STATIC, 2, 128);
+  wgd_launch_set_clock (s.l, scripted_clock, NULL, 100);
+  wgd_set_group_cost (s.l, 0, cost);
+  wgd_set_group_cost (s.l, 1, 1000 << WGD_COST_SHIFT);
+  CHECK (claim (&s, 0, &r) && r.end - r.begin == 8,
+         "first claim of a block of 64: %" PRIu64 ", want 8", r.end - r.begin);
+  CHECK (claim (&s, 0, &r) && r.end - r.begin == 16,
+         "its second: %" PRIu64 ", want 16", r.end - r.begin);
+  CHECK (claim (&s, 1, &r) && r.end - r.begin == 1,
+         "first claim at a cost above half the budget: %" PRIu64 ", want 1",
+         r.end - r.begin);
+  unsigned order[] = { 0, 1 };
+  run_rounds (&s, order, 2);
+  script_close (&s, "an eighth at most");
+
+  script_open (&s, WGD_SCHED_GUIDED, 2, 128);
+  wgd_set_group_cost (s.l, 0, cost);
+  claim (&s, 0, &r);
+  CHECK (wgd_group_cost (s.l, 0) == 0, "guided learnt a cost: %" PRIu64,
+         wgd_group_cost (s.l, 0));
+  run_rounds (&s, order, 2);
+  script_close (&s, "guided");
+  printf ("a cost carried from an earlier launch sizes the first claim\n");
+}
+
 int
 main (void)
 {
@@ -1020,5 +1091,6 @@ main (void)
   give_back_races_steal ();
   give_back_races_takeover ();
   alone_claims ();
+  carried_cost ();
   return check_finish ("interleave");
 }

@@ -33,9 +33,12 @@
    need the latch.  A thread that starts after the others are done has
    its work done by them.  check_bounded: for every profile, T = 2 to 256
    and 1,000 to 100,003 work-groups, with and without a cost per claim
-   and per clock read, static ends within D1 (the work and dispatch
-   overhead divided evenly, plus twice the dearest work-group, one claim
-   and one clock read), and with claims of one (static-1) within Graham's
+   and per clock read, static, with and without a cost per work-group
+   carried from an earlier launch of cheap ones (wgd_set_group_cost: the
+   first claims are sized for the cheapest work-group, whatever the
+   launch's costs; on flat costs they are fewer), ends within D1 (the work and
+   dispatch overhead divided evenly, plus twice the dearest work-group, one
+   claim and one clock read), and with claims of one (static-1) within Graham's
    bound (plus the dearest work-group once); their shared-line
    read-modify-writes stay within 24 T; and without dispatch overhead
    static-1 is never more than the dearest work-group behind guided.
@@ -68,12 +71,14 @@ promised (sim_schedule s, const sim_result *r, unsigned T, uint64_t cc,
 }
 
 /* One launch.  Costs are profile p's times `scale`, and every claim
-   costs claim_cost on top, every clock read clock_cost.  */
+   costs claim_cost on top, every clock read clock_cost.  start_cost: the
+   cost per work-group the threads' claims start from (sim_config).  */
 static void
-run_costed (sim_schedule s, sim_profile p, unsigned T, uint64_t groups,
-            uint64_t scale, uint64_t claim_cost, uint64_t clock_cost,
-            const uint64_t *start, const sim_preemption *pre, unsigned npre,
-            uint16_t *runner, row *out)
+run_carried (sim_schedule s, sim_profile p, unsigned T, uint64_t groups,
+             uint64_t scale, uint64_t claim_cost, uint64_t clock_cost,
+             uint64_t start_cost, const uint64_t *start,
+             const sim_preemption *pre, unsigned npre, uint16_t *runner,
+             row *out)
 {
   uint64_t *cost = malloc ((groups ? groups : 1) * sizeof (uint64_t));
   if (cost == NULL)
@@ -90,12 +95,23 @@ run_costed (sim_schedule s, sim_profile p, unsigned T, uint64_t groups,
                    .preempt = pre,
                    .n_preempt = npre,
                    .omp_chunk = 1,
-                   .clock_cost = clock_cost };
+                   .clock_cost = clock_cost,
+                   .start_cost = start_cost };
   out->r.runner = runner;
   sim_run (&c, &out->r);
   out->ideal = sim_ideal (&out->r, T);
   out->bound = promised (s, &out->r, T, claim_cost, clock_cost);
   free (cost);
+}
+
+static void
+run_costed (sim_schedule s, sim_profile p, unsigned T, uint64_t groups,
+            uint64_t scale, uint64_t claim_cost, uint64_t clock_cost,
+            const uint64_t *start, const sim_preemption *pre, unsigned npre,
+            uint16_t *runner, row *out)
+{
+  run_carried (s, p, T, groups, scale, claim_cost, clock_cost, 0, start, pre,
+               npre, runner, out);
 }
 
 static void
@@ -254,12 +270,20 @@ check_bounded (void)
             uint64_t scale = over ? 8 : 1, cc = over ? 1 : 0;
             run_costed (SIM_GUIDED, p, T, Gs[j], scale, cc, cc, NULL, NULL, 0,
                         NULL, &gu);
-            for (int s = SIM_STATIC; s <= SIM_STATIC_ONE; ++s)
+            /* The third run: static, its claims starting from the cost
+               of the cheapest work-group, as carried from an earlier
+               launch of cheap ones (wgd_set_group_cost), on profiles
+               whose work-groups are dear where its first claims are.  */
+            row carried;
+            for (int s = SIM_STATIC; s <= SIM_STATIC_ONE + 1; ++s)
               {
-                row *x = &st[s - SIM_STATIC];
-                const char *n = sim_schedule_name (s);
-                run_costed (s, p, T, Gs[j], scale, cc, cc, NULL, NULL, 0, NULL,
-                            x);
+                bool carry = s > SIM_STATIC_ONE;
+                row *x = carry ? &carried : &st[s - SIM_STATIC];
+                const char *n
+                    = carry ? "static, carried cost" : sim_schedule_name (s);
+                run_carried (carry ? SIM_STATIC : s, p, T, Gs[j], scale, cc,
+                             cc, carry ? scale << WGD_COST_SHIFT : 0, NULL,
+                             NULL, 0, NULL, x);
                 CHECK (x->r.wrong == 0 && x->r.lasts == 1,
                        "%s %s T=%u G=%" PRIu64 ": %" PRIu64
                        " groups wrong, %u lasts",
@@ -281,6 +305,14 @@ check_bounded (void)
                        " shared-line read-modify-writes, above 24 T",
                        n, sim_profile_name (p), T, Gs[j], shared);
               }
+            /* The carried cost is used: on flat costs, in blocks big
+               enough that an eighth of one is more than one unit, the ramp
+               from one unit is skipped, so there are fewer claims.  */
+            if (p == SIM_FLAT && Gs[j] / T >= 16)
+              CHECK (carried.r.claims < st[0].r.claims,
+                     "flat T=%u G=%" PRIu64 ": %" PRIu64
+                     " claims with a carried cost, %" PRIu64 " without",
+                     T, Gs[j], carried.r.claims, st[0].r.claims);
             /* Without dispatch overhead: claims of one are never behind
                guided by more than the dearest work-group.  Exactly "never
                behind" cannot hold for a schedule that does not know the

@@ -307,8 +307,12 @@ sim_run (const sim_config *c, sim_result *r)
       l, c->schedule == SIM_GUIDED ? WGD_SCHED_GUIDED : WGD_SCHED_STATIC,
       c->groups, T, T);
   if (c->schedule == SIM_STATIC)
-    wgd_launch_set_clock (l, sim_clock, clock,
-                          c->budget ? c->budget : SIM_BUDGET);
+    {
+      wgd_launch_set_clock (l, sim_clock, clock,
+                            c->budget ? c->budget : SIM_BUDGET);
+      for (unsigned t = 0; t < T; ++t)
+        wgd_set_group_cost (l, t, c->start_cost);
+    }
   if (omp)
     omp_init (omp, T, c->groups, c->omp_chunk);
 

@@ -83,6 +83,10 @@ typedef struct
   unsigned omp_chunk;  /* SIM_OMP_STEAL's chunk, 1 if 0 */
   uint64_t budget;     /* SIM_STATIC's claim budget; SIM_BUDGET if 0 */
   uint64_t clock_cost; /* virtual time per read of the launch's clock */
+  /* SIM_STATIC: a cost per work-group carried from an earlier launch
+     (wgd_set_group_cost, times 2^WGD_COST_SHIFT) that every thread's
+     claims start from; 0: from one unit.  */
+  uint64_t start_cost;
 } sim_config;
 
 /* SIM_STATIC's default budget, in units of the cheapest work-group.  */
