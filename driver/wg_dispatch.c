@@ -108,13 +108,20 @@
       a claim that found nothing, it is one, or, when the thread's cost per
       unit is known (from its last timed claim, or given from an earlier
       launch by wgd_set_group_cost), as many units as that cost fits in
-      half the budget, but at most an eighth of its word.  Else twice the units
+      half the budget, but at most an eighth of its word; a takeover or a
+      steal sizes its range so too, of what it took, when that is more
+      than the claim's k.  Else twice the units
       of the thread's previous claim while those were fewer than
       WGD_UNTIMED_UNITS, unread clock; otherwise it follows the time the
       previous claim took, now - claimed_at: twice its units when it took
       less than half the budget, halved until it fits half the budget when
       it took more than the budget, else the same; the half rule then caps
-      it.  A holder (a
+      it.  In the tail of a word, where the half rule caps the claim at
+      half the word <= the previous claim's units anyway, the clock is
+      not read and k is the previous claim's units (and an untimed claim
+      that the half rule caps below WGD_UNTIMED_UNITS does not start
+      timing); the next claim the half rule does not cap so reads the
+      clock to start timing, and keeps the previous claim's units.  A holder (a
       thread holding a range of more than one unit) sets its `holding`
       before the CAS that takes the range and clears it after giving the
       rest back, or at its next claim.  A thread whose claim finds no word
@@ -287,6 +294,7 @@ init_owner_fields (wgd_block *bk, uint64_t initial)
   bk->pending = 0;
   bk->claimed_at = 0;
   bk->last_units = 0;
+  bk->timing = false;
   bk->unit_cost = 0;
   bk->hold_end = 0;
   /* relaxed: published with the launch.  */
@@ -387,7 +395,8 @@ wgd_group_cost (const wgd_launch *l, unsigned tid)
 void
 wgd_set_group_cost (wgd_launch *l, unsigned tid, uint64_t cost)
 {
-  if (l->schedule != WGD_SCHED_STATIC || tid >= participants (l))
+  if (l->schedule != WGD_SCHED_STATIC || tid >= participants (l)
+      || l->clock == NULL)
     return;
   l->blocks[tid].unit_cost = cost * l->grain;
 }
@@ -506,30 +515,55 @@ set_holding (wgd_block *bk, bool holding)
     atomic_store_explicit (&bk->holding, holding, memory_order_relaxed);
 }
 
-/* The units of a claim with no previous one to go by (W8): as many as fit
-   half the budget at the block's estimated cost per unit, or one when
-   that is unknown.  Out of line: once per launch and thread.  */
+/* The units in thread bk's own word.  relaxed: only thieves shorten it
+   (W3), and a stale length only sizes a claim.  */
+static inline uint32_t
+own_len (const wgd_block *bk)
+{
+  return word_len (atomic_load_explicit (&bk->word, memory_order_relaxed));
+}
+
+/* Units of a range of len units that fit half the budget at the block's
+   estimated cost per unit, but at most an eighth of len (a range sized
+   so cannot have been timed against this launch's work-groups, and the
+   rest stays where threads that come late find it); 0 when the cost is
+   unknown (W8).  */
+static uint32_t
+cost_size (const wgd_launch *l, const wgd_block *bk, uint32_t len)
+{
+  if (bk->unit_cost == 0)
+    return 0;
+  uint64_t k = ((l->budget / 2) << WGD_COST_SHIFT) / bk->unit_cost;
+  if (k > len / FIRST_CLAIM_SHARE)
+    k = len / FIRST_CLAIM_SHARE;
+  return (uint32_t)k;
+}
+
+/* The units of a claim with no previous one to go by (W8): cost_size of
+   the thread's word, or one.  Out of line: once per launch and thread.  */
 static __attribute__ ((noinline)) uint32_t
 first_size (const wgd_launch *l, const wgd_block *bk)
 {
-  if (bk->unit_cost == 0)
-    return 1;
-  uint64_t k = ((l->budget / 2) << WGD_COST_SHIFT) / bk->unit_cost;
-  uint64_t len
-      = word_len (atomic_load_explicit (&bk->word, memory_order_relaxed));
-  /* Not more than an eighth of the word: a first claim cannot be timed
-     against the launch's own work-groups, and the rest stays in the word
-     for threads that come late.  */
-  if (k > len / FIRST_CLAIM_SHARE)
-    k = len / FIRST_CLAIM_SHARE;
-  return k<1 ? 1 : k> (UINT32_C (1) << 30) ? UINT32_C (1) << 30 : (uint32_t)k;
+  uint32_t k = cost_size (l, bk, own_len (bk));
+  return k > 1 ? k : 1;
+}
+
+/* Thread tid's next claim is timed: the clock now is where its range
+   starts (W8).  */
+static inline void
+start_timing (wgd_launch *l, wgd_block *bk, unsigned tid)
+{
+  bk->claimed_at = l->clock (l->clock_arg, tid);
+  bk->timing = true;
+  WGD_COUNT (l, WGD_OP_CLOCK, tid);
 }
 
 /* The units of thread tid's next claim, before the half rule (W8's
    sizing): first_size at the first claim of the launch and after a claim
    that found nothing, one once the hunger latch is set, else from the
-   time the previous claim took against the budget.  Reads the clock
-   once.  */
+   time the previous claim took against the budget.  Reads the clock at
+   most once, and not in the tail of the word, where the half rule caps
+   the claim whatever the clock says.  */
 static inline uint32_t
 claim_size (wgd_launch *l, unsigned tid)
 {
@@ -542,12 +576,26 @@ claim_size (wgd_launch *l, unsigned tid)
       /* Small ranges double untimed: a read of the clock costs as much as
          a cheap work-group.  The first range big enough is timed.  */
       uint32_t k = last > 0 ? 2 * last : first_size (l, bk);
-      if (k >= WGD_UNTIMED_UNITS)
-        {
-          bk->claimed_at = l->clock (l->clock_arg, tid);
-          WGD_COUNT (l, WGD_OP_CLOCK, tid);
-        }
+      /* Not in the tail, where the half rule makes the range smaller
+         (below).  */
+      if (k >= WGD_UNTIMED_UNITS && own_len (bk) / 2 >= WGD_UNTIMED_UNITS)
+        start_timing (l, bk, tid);
       return k;
+    }
+  /* The tail: the half rule caps this claim at len / 2 <= last, below
+     any size the clock could give but a shrink, so the clock is not read
+     (26 ns in a VM, as much as the rest of a claim).  A cost that jumped
+     meanwhile is met by ranges that halve anyway, and by the latch.  The
+     next claim that is not capped so starts timing afresh.  */
+  if (own_len (bk) / 2 <= last)
+    {
+      bk->timing = false;
+      return last;
+    }
+  if (!bk->timing)
+    {
+      start_timing (l, bk, tid);
+      return last;
     }
   uint64_t now = l->clock (l->clock_arg, tid);
   WGD_COUNT (l, WGD_OP_CLOCK, tid);
@@ -744,6 +792,20 @@ steal (wgd_launch *l, unsigned tid, uint32_t want, bool alone, wgd_range *out,
       return false; /* every block looked empty: all handed out (W5 lag) */
     }
 
+  /* W8: what we got is sized as a first claim of it when our cost is
+     known and that is more: a claim sized in the tail of our own block
+     would start the range from a few units.  A claim grown to be timed
+     starts its timing here.  */
+  if (!alone && l->clock != NULL && !wgd_hungry (l))
+    {
+      uint32_t k = cost_size (l, bk, got_e - got_b);
+      if (k > want)
+        {
+          if (want < WGD_UNTIMED_UNITS && k >= WGD_UNTIMED_UNITS)
+            start_timing (l, bk, tid);
+          want = k;
+        }
+    }
   uint32_t n = capped (want, got_e - got_b, alone);
   WGD_YIELD (l, WGD_AFTER_STEAL, tid);
   set_holding (bk, n > 1);

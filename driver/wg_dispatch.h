@@ -151,6 +151,10 @@ extern "C"
        next claim.  */
     uint64_t claimed_at;
     uint32_t last_units;
+    /* Whether claimed_at is the start of the previous claim's range: not
+       at a launch's first claims, nor after claims in the tail of a word,
+       where the clock is not read (W8 of wg_dispatch.c).  */
+    bool timing;
     /* The owner's estimate of one unit's cost, in the clock's units times
        2^WGD_COST_SHIFT, from its last timed claim or given for the launch
        (wgd_set_group_cost); 0: unknown.  Sizes a claim made with no

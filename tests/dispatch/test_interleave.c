@@ -27,7 +27,8 @@
    counts as local on every node.  Claims made alone, before a launch is
    published: all but a unit of a word, and what goes back before
    publishing.  A cost per work-group learnt in one launch and carried to
-   the next: what is learnt, and the first claims it sizes.
+   the next: what is learnt, and the first claims it sizes, a takeover's
+   included.
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -683,10 +684,13 @@ guest_is_local (void)
    clock is scripted: each thread's time is what the test says.  */
 static uint64_t script_now[MAX_T];
 
+static unsigned script_reads[MAX_T];
+
 static uint64_t
 scripted_clock (void *arg, unsigned tid)
 {
   (void)arg;
+  script_reads[tid]++;
   return script_now[tid];
 }
 
@@ -714,8 +718,9 @@ word_of (const script *s, unsigned t, uint32_t *b, uint32_t *e)
 /* Claims double untimed up to WGD_UNTIMED_UNITS (16), then while ranges
    take less than half the budget; they stay while ranges take half to all
    of it, halve at once (as far as needed) when one takes more, never take
-   more than half the word, and are of one unit without a clock.  T = 1,
-   G = 1000, budget 100.  */
+   more than half the word, and are of one unit without a clock; the
+   clock is not read in the tail of a word.  T = 1, G = 1000, budget
+   100.  */
 static void
 sizing (void)
 {
@@ -769,6 +774,24 @@ sizing (void)
          most);
   drain (&s, 0);
   script_close (&s, "sizing");
+
+  /* The tail of a word, where the half rule caps every claim below what
+     the clock could make it, reads no clock: T = 1, G = 64, ranges that
+     take nothing.  1, 2, 4, 8 untimed; 16 starts timing (len 49); then
+     16 (len 33: capped at 16 anyway), 8 (len 17), and 4, 2, 1, 1 (k
+     below 16, or capped below 16: untimed).  One read in all.  */
+  script_open (&s, WGD_SCHED_STATIC, 1, 64);
+  wgd_launch_set_clock (s.l, scripted_clock, NULL, 100);
+  script_reads[0] = 0;
+  static const uint64_t tail[] = { 1, 2, 4, 8, 16, 16, 8, 4, 2, 1, 1, 1 };
+  for (unsigned i = 0; i < sizeof (tail) / sizeof (tail[0]); ++i)
+    CHECK (claim (&s, 0, &r) && r.end - r.begin == tail[i],
+           "tail step %u: %" PRIu64 " work-groups, want %" PRIu64, i,
+           r.end - r.begin, tail[i]);
+  CHECK (script_reads[0] == 1, "%u clock reads in the tail, want 1",
+         script_reads[0]);
+  drain (&s, 0);
+  script_close (&s, "the tail");
 
   /* No clock: one unit per claim, however fast.  */
   script_open (&s, WGD_SCHED_STATIC, 1, 100);
@@ -1058,6 +1081,30 @@ carried_cost (void)
   unsigned order[] = { 0, 1 };
   run_rounds (&s, order, 2);
   script_close (&s, "an eighth at most");
+
+  /* A takeover with the cost known: thread 1 runs its block at 2 per
+     work-group, its claims shrinking to one at the end of it, then takes
+     thread 0's block over, whose first range is sized as a first claim
+     (an eighth of 128), not from the one unit it claimed last.  */
+  script_open (&s, WGD_SCHED_STATIC, 2, 256);
+  wgd_launch_set_clock (s.l, scripted_clock, NULL, 100);
+  wgd_set_group_cost (s.l, 1, cost);
+  uint64_t last_own = 0;
+  for (;;)
+    {
+      CHECK (claim (&s, 1, &r), "thread 1 found nothing");
+      if (r.begin < 128)
+        break;
+      last_own = r.end - r.begin;
+      script_now[1] += 2 * last_own;
+    }
+  CHECK (last_own == 1 && s.st[1].takeovers == 1 && r.begin == 0
+             && r.end == 16,
+         "takeover after a claim of %" PRIu64 ": [%" PRIu64 ", %" PRIu64
+         "), %" PRIu64 " takeovers; want one, of [0, 16) after 1",
+         last_own, r.begin, r.end, s.st[1].takeovers);
+  run_rounds (&s, order, 2);
+  script_close (&s, "a takeover sized by the cost");
 
   script_open (&s, WGD_SCHED_GUIDED, 2, 128);
   wgd_set_group_cost (s.l, 0, cost);

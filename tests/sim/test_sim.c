@@ -305,10 +305,11 @@ check_bounded (void)
                        " shared-line read-modify-writes, above 24 T",
                        n, sim_profile_name (p), T, Gs[j], shared);
               }
-            /* The carried cost is used: on flat costs, in blocks big
-               enough that an eighth of one is more than one unit, the ramp
-               from one unit is skipped, so there are fewer claims.  */
-            if (p == SIM_FLAT && Gs[j] / T >= 16)
+            /* The carried cost is used: on flat costs of 1, in blocks big
+               enough that the first claim is of 16 units or more (half
+               the budget, an eighth of the block), the ramp from one unit
+               is skipped, so there are fewer claims.  */
+            if (p == SIM_FLAT && !over && Gs[j] / T >= 8 * WGD_UNTIMED_UNITS)
               CHECK (carried.r.claims < st[0].r.claims,
                      "flat T=%u G=%" PRIu64 ": %" PRIu64
                      " claims with a carried cost, %" PRIu64 " without",
