@@ -13,11 +13,17 @@
    thread created with a 256 KiB stack (musl's default is 128 KiB).
    --raw also prints every batch's time per launch, in the order run;
    --ready prints "ready" once warmed up, for a caller that runs it as a
-   load beside another measurement.
+   load beside another measurement; then SIGTERM ends it after the launch
+   under way, printing how many launches it made since "ready" and in
+   how many microseconds (co_launches=N co_us=T), so that the caller
+   knows how much load it was.  --pace-us P starts each launch P
+   microseconds after the previous one started (sleeping in between, or
+   at once when the previous one took longer): a load that offers the
+   same launches per second whatever the driver.
 
    Usage: cl_launch [--groups G] [--local L] [--launches N] [--batches B]
                     [--no-sync] [--work W] [--waiter main|coroutine|thread]
-                    [--raw] [--ready]
+                    [--raw] [--ready] [--pace-us P]
    Defaults: G 64, L 64, N 100, B 30, W 0, main.
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
@@ -25,9 +31,12 @@
 #define _GNU_SOURCE
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include "../tests/opencl/cltest.h"
 
@@ -67,8 +76,19 @@ typedef struct
   size_t global, local;
   int launches, batches, sync_each;
   int ready;          /* print "ready" once warmed up */
+  int pace_us;        /* start launches this far apart; 0: back to back */
   double *per_launch; /* batches of them */
 } job;
+
+/* Set by SIGTERM once "ready" is printed: the load ends.  */
+static volatile sig_atomic_t stop_requested;
+
+static void
+on_term (int sig)
+{
+  (void)sig;
+  stop_requested = 1;
+}
 
 static void
 run_job (job *j)
@@ -78,20 +98,50 @@ run_job (job *j)
     CL_OK (clEnqueueNDRangeKernel (j->e->q, j->k, 1, NULL, &j->global,
                                    &j->local, 0, NULL, NULL));
   CL_OK (clFinish (j->e->q));
+  double ready_at = 0;
+  long long made = 0;
   if (j->ready)
     {
+      struct sigaction sa;
+      memset (&sa, 0, sizeof (sa));
+      sa.sa_handler = on_term;
+      sa.sa_flags = SA_RESTART;
+      sigaction (SIGTERM, &sa, NULL);
+      ready_at = now_us ();
       printf ("ready\n");
       fflush (stdout);
     }
+  struct timespec next;
+  clock_gettime (CLOCK_MONOTONIC, &next);
   for (int b = 0; b < j->batches; ++b)
     {
       double t0 = now_us ();
       for (int i = 0; i < j->launches; ++i)
         {
+          if (j->pace_us > 0)
+            {
+              /* The next start; a launch that overran starts at once.  */
+              next.tv_nsec += (long)j->pace_us * 1000;
+              while (next.tv_nsec >= 1000000000L)
+                {
+                  next.tv_nsec -= 1000000000L;
+                  next.tv_sec++;
+                }
+              clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+            }
           CL_OK (clEnqueueNDRangeKernel (j->e->q, j->k, 1, NULL, &j->global,
                                          &j->local, 0, NULL, NULL));
           if (j->sync_each)
             CL_OK (clFinish (j->e->q));
+          ++made;
+          if (stop_requested)
+            {
+              CL_OK (clFinish (j->e->q));
+              printf ("co_launches=%lld co_us=%.0f\n", made,
+                      now_us () - ready_at);
+              fflush (stdout);
+              _exit (0);
+            }
         }
       CL_OK (clFinish (j->e->q));
       j->per_launch[b] = (now_us () - t0) / j->launches;
@@ -136,7 +186,7 @@ main (int argc, char **argv)
   int launches = 100, batches = 30, sync_each = 1;
   cl_uint work = 0;
   const char *waiter = "main";
-  int raw = 0, ready = 0;
+  int raw = 0, ready = 0, pace_us = 0;
   for (int i = 1; i < argc; ++i)
     {
       if (!strcmp (argv[i], "--groups") && i + 1 < argc)
@@ -157,19 +207,24 @@ main (int argc, char **argv)
         raw = 1;
       else if (!strcmp (argv[i], "--ready"))
         ready = 1;
+      else if (!strcmp (argv[i], "--pace-us") && i + 1 < argc)
+        pace_us = atoi (argv[++i]);
       else
         {
           fprintf (stderr,
                    "usage: %s [--groups G] [--local L] [--launches N] "
                    "[--batches B] [--no-sync] [--work W] "
-                   "[--waiter main|coroutine|thread] [--raw] [--ready]\n",
+                   "[--waiter main|coroutine|thread] [--raw] [--ready] "
+                   "[--pace-us P]\n",
                    argv[0]);
           return 2;
         }
     }
-  if (groups == 0 || local == 0 || launches <= 0 || batches <= 0)
+  if (groups == 0 || local == 0 || launches <= 0 || batches <= 0
+      || pace_us < 0)
     {
-      fprintf (stderr, "groups, local, launches and batches must be > 0\n");
+      fprintf (stderr, "groups, local, launches and batches must be > 0, "
+                       "--pace-us >= 0\n");
       return 2;
     }
   if (strcmp (waiter, "main") && strcmp (waiter, "coroutine")
@@ -191,9 +246,16 @@ main (int argc, char **argv)
   if (work > 0)
     CL_OK (clSetKernelArg (k, 1, sizeof (work), &work));
 
-  job j = { &e,        k,        global,
-            local,     launches, batches,
-            sync_each, ready,    malloc (batches * sizeof (double)) };
+  job j = { .e = &e,
+            .k = k,
+            .global = global,
+            .local = local,
+            .launches = launches,
+            .batches = batches,
+            .sync_each = sync_each,
+            .ready = ready,
+            .pace_us = pace_us,
+            .per_launch = malloc (batches * sizeof (double)) };
   if (!strcmp (waiter, "thread"))
     {
       pthread_attr_t a;

@@ -607,6 +607,9 @@ class Bench:
             p.wait()
 
     CONTENTION_WAITERS = {"main": None, "coroutine": [1, 64], "thread": [1, 64]}
+    # The paced second process starts a launch this often: about as often
+    # as stock PoCL manages back to back here, so that it keeps up.
+    CONTENTION_PACE_US = 50
 
     def contention(self):
         """Section 1d: launch cost while other programs want the CPUs."""
@@ -615,22 +618,26 @@ class Bench:
         sizes = [1, 64] if self.smoke else [1, 64, 1024, 16384]
         launches, batches = (5, 3) if self.smoke else (20, 9)
         loads = [("idle", 0), ("%d busy loops" % cpus, cpus), ("%d busy loops" % (2 * cpus), 2 * cpus),
-                 ("a second PoCL process", -1)]
+                 ("a second PoCL process", -1),
+                 ("a second PoCL process, paced", -2)]
         variants = ["stock", "guided", "static"] + self.tbb_variants()
         self.md.append("## 1d. Under contention\n")
         self.md.append(
             "Section 1's trivial kernel at %d threads while other programs want the CPUs: none, one "
             "busy loop (`sh -c 'while :; do :; done'`) per CPU, two per CPU, or a second process "
-            "launching 64 work-groups back to back on the same variant. The waiting thread is the main "
+            "launching 64 work-groups on the same variant, back to back or (paced) one launch "
+            "every %d us. The waiting thread is the main "
             "thread, a coroutine on a 64 KiB stack of its own (makecontext: Julia's tasks, C++ "
             "coroutines), or a thread with a 256 KiB stack; the last two only for launches small "
             "enough for the waiting thread to run them itself. Microseconds per launch: the median "
             "and quartiles of every batch (%d launches each, %d batches per round) of every round; "
             "the variants take turns within each load. `static / stock` is the ratio of the "
-            "medians. %s\n" % (t, launches, batches, self.tbb_line()))
+            "medians. %s\n" % (t, self.CONTENTION_PACE_US, launches, batches, self.tbb_line()))
         cells = [(w, g) for w, only in self.CONTENTION_WAITERS.items() for g in sizes
                  if only is None or g in only]
         got = {(l, c, v): [] for l, _ in loads for c in cells for v in variants}
+        # the second process's launches per second, by load and variant
+        co = {(n, v): [] for _, n in loads if n < 0 for v in variants}
 
         def measure(load, c, v):
             w, g = c
@@ -653,16 +660,26 @@ class Bench:
                     continue
                 # The second process uses the variant measured; it runs
                 # until stopped, and is launching (past its warm-up) before
-                # the measurement starts.
+                # the measurement starts: back to back, or paced.
+                pace = ["--pace-us", str(self.CONTENTION_PACE_US)] if n == -2 else []
                 for v in variants:
                     other = subprocess.Popen(
                         [self.tool("cl_launch"), "--groups", "64", "--launches", "1000000000",
-                         "--batches", "1", "--ready"], env=self.pocl_env(v, t),
+                         "--batches", "1", "--ready"] + pace, env=self.pocl_env(v, t),
                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, universal_newlines=True)
                     try:
                         other.stdout.readline()
                         for c in cells:
                             measure(load, c, v)
+                        # How much load it was: its launches since "ready".
+                        other.terminate()
+                        try:
+                            tail = other.communicate(timeout=30)[0]
+                        except subprocess.TimeoutExpired:
+                            tail = ""
+                        m = re.search(r"co_launches=([0-9]+) co_us=([0-9.]+)", tail)
+                        if m and float(m.group(2)) > 0:
+                            co[(n, v)].append(int(m.group(1)) / float(m.group(2)) * 1e6)
                     finally:
                         self.stop_load([other])
         rows, csv_rows = [], []
@@ -679,6 +696,16 @@ class Bench:
         self.table(["load", "waiter", "work-groups"] + ["%s median [q1-q3]" % v for v in variants]
                    + ["static / stock"], rows)
         self.write_csv("contention.csv", ["load", "waiter", "groups"] + variants, csv_rows)
+        def rates(n):
+            return ", ".join("%s %s" % (v, "%.0f" % statistics.median(co[(n, v)])
+                                        if co[(n, v)] else "not reported") for v in variants)
+        self.md.append(
+            "The second process launching back to back is not the same load for every variant: "
+            "it launches as fast as its variant lets it, and a variant that runs a launch of 64 "
+            "work-groups on the waiting thread keeps a CPU busy where one that hands it to a "
+            "sleeping worker leaves it idle between launches. Its launches per second while the "
+            "measured process ran (median over rounds): %s. Paced, it offers every variant the "
+            "same launches: %s.\n" % (rates(-1), rates(-2)))
 
     # --- 1e. the division sanitizer host runs need ----------------------
 
