@@ -409,15 +409,22 @@ pocl_pthread_submit (_cl_command_node *node, cl_command_queue cq)
       pocl_update_event_failed (CL_FAILED, NULL, 0, ev, NULL);
       return;
     }
-  if (pocl_command_is_ready (ev))
-    {
-      pocl_update_event_submitted (ev);
-      /* Called by the application thread that enqueues node, which may
-         then wait for it and run it itself (P6 of pthread_pool.c).  */
-      pt_pool_push_command (
-          pool, node, pt_host_may_take (&workers, node, kernel_stack_size ()));
-    }
+  bool ready = pocl_command_is_ready (ev);
+  if (ready)
+    pocl_update_event_submitted (ev);
   POCL_UNLOCK_OBJ (ev);
+  /* Pushed after the unlock: a worker woken on this CPU preempts us at
+     once, and its first step (pocl_update_event_running) locks the
+     event; pushed under the lock, it went back to sleep on the event's
+     mutex until we ran again, and every launch paid two more context
+     switches (a lock convoy, seen with perf sched on a busy machine).
+     node is still ours until pushed: no worker has seen it, so neither
+     it nor its event can complete or go.  */
+  if (ready)
+    /* Called by the application thread that enqueues node, which may
+       then wait for it and run it itself (P6 of pthread_pool.c).  */
+    pt_pool_push_command (
+        pool, node, pt_host_may_take (&workers, node, kernel_stack_size ()));
 }
 
 void
