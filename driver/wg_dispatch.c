@@ -121,32 +121,32 @@
       not read and k is the previous claim's units (and an untimed claim
       that the half rule caps below WGD_UNTIMED_UNITS does not start
       timing); the next claim the half rule does not cap so reads the
-      clock to start timing, and keeps the previous claim's units.  A holder (a
-      thread holding a range of more than one unit) sets its `holding`
-      before the CAS that takes the range and clears it after giving the
-      rest back, or at its next claim.  A thread whose claim finds no word
-      to take from, with work left (unclaimed > 0), looks at every
-      `holding`: if one is set, it sets the launch's `hungry` latch and
-      returns false with `wait`; a holder reads the latch before each
-      work-group after its range's first, and gives back the unstarted rest
-      (W2, W3: to its word's front, or into its empty word).  Orderings:
-      the holding store comes before a CAS with release, and the looker
-      reads words with acquire before `holding`, so a looker that sees a
-      range gone from a word sees its `holding`; a give-back writes the
-      word with release before clearing `holding` with release, and the
-      looker reads `holding` with acquire before looking at the word
-      again, so a looker that sees `holding` clear sees what came back.
+      clock to start timing, and keeps the previous claim's units.  A
+      holder (a thread holding a range of more than one unit) sets its
+      `holding` before the CAS that takes the range and clears it after giving
+      the rest back, or at its next claim.  A thread whose claim finds no word
+      to take from, with work left (unclaimed > 0), looks at every `holding`:
+      if one is set, it sets the launch's `hungry` latch and returns false with
+      `wait`; a holder reads the latch before each work-group after its range's
+      first, and gives back the unstarted rest (W2, W3: to its word's front, or
+      into its empty word).  Orderings: the holding store comes before a CAS
+      with release, and the looker reads words with acquire before `holding`,
+      so a looker that sees a range gone from a word sees its `holding`; a
+      give-back writes the word with release before clearing `holding` with
+      release, and the looker reads `holding` with acquire before looking at
+      the word again, so a looker that sees `holding` clear sees what came
+      back.
       Alone: a claim made while no other thread can see the launch
       (wgd_claim_alone: before it is published) is not sized and takes
       all of the word but its last unit, or the one unit it holds; there
       is no thief to leave half for, and the word keeps a unit so that the
       claim does not flush (W5).  It leaves last_units at 0, so the first
-      claim after publishing is sized as a launch's first claim.  Its holder
-   gives back the unstarted rest before publishing, a give-back as above with
-   nobody to race; from then on D1 holds as for a launch whose first thread ran
-   that much before the others came.  Nothing below depends on the sizes, so a
-   cost carried from an earlier launch, wrong when the costs changed since,
-   does not weaken D1.
+      claim after publishing is sized as a launch's first claim.  Its
+      holder gives back the unstarted rest before publishing, a give-back
+      as above with nobody to race; from then on D1 holds as for a launch
+      whose first thread ran that much before the others came.  Nothing
+      below depends on the sizes, so a cost carried from an earlier
+      launch, wrong when the costs changed since, does not weaken D1.
 
    D1 (the bound)  With the latch, a launch of T threads that start
       together and are never descheduled ends within
