@@ -146,6 +146,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "pocl_util.h"
@@ -215,7 +216,22 @@ pt_pool_init (pt_pool *p, unsigned num_threads, uint64_t spin_ns,
   atomic_init (&p->woken.spinners, 0);
   p->woken.cpus = pt_allowed_cpus ();
   for (unsigned i = 0; i < p->num_threads; ++i)
-    p->idle[i].cpu = -1;
+    {
+      p->idle[i].cpu = -1;
+      p->idle[i].busy_cpu = -1;
+    }
+  /* B8: a count per CPU the machine has, whichever the process may run
+     on; without memory for them, no B8.  */
+  long conf = sysconf (_SC_NPROCESSORS_CONF);
+  unsigned ncpu = conf > 0 ? (unsigned)conf : 1;
+  p->woken.busy_on
+      = pocl_aligned_malloc (PT_SPIN_LINE, ncpu * sizeof (pt_cpu_busy));
+  if (p->woken.busy_on != NULL)
+    {
+      p->woken.busy_on_len = ncpu;
+      for (unsigned c = 0; c < ncpu; ++c)
+        atomic_init (&p->woken.busy_on[c].n, 0);
+    }
   return CL_SUCCESS;
 }
 
@@ -288,6 +304,9 @@ pt_pool_destroy (pt_pool *p)
   p->watch_taken = NULL;
   pthread_cond_destroy (&p->watch_wake);
   pthread_mutex_destroy (&p->lock);
+  pocl_aligned_free (p->woken.busy_on);
+  p->woken.busy_on = NULL;
+  p->woken.busy_on_len = 0;
 }
 
 void
@@ -738,6 +757,10 @@ pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
      some; counted by ourselves, not by a waker, since a woken worker may
      wait long for a CPU.  relaxed: a hint.  */
   atomic_fetch_sub_explicit (&p->woken.busy, 1, memory_order_relaxed);
+  if (me->busy_cpu >= 0)
+    atomic_fetch_sub_explicit (&p->woken.busy_on[me->busy_cpu].n, 1,
+                               memory_order_relaxed); /* B8 */
+  me->busy_cpu = -1;
   /* Whether this idle spell already had its spin: then it sleeps; and how
      that spin ended and when it began, to learn from (B3).  */
   bool spun = false;
@@ -837,7 +860,19 @@ pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
   bool running = !p->shutdown;
   pthread_mutex_unlock (&p->lock);
   if (running)
-    atomic_fetch_add_explicit (&p->woken.busy, 1, memory_order_relaxed);
+    {
+      atomic_fetch_add_explicit (&p->woken.busy, 1, memory_order_relaxed);
+      /* B8: counted on the CPU the spell begins on; a worker the kernel
+         moves later stays counted there until its spell ends, which only
+         makes a spinner there sleep sooner.  */
+      int cpu = p->clock.cpu (p->clock.arg);
+      if (cpu >= 0 && (unsigned)cpu < p->woken.busy_on_len)
+        {
+          me->busy_cpu = cpu;
+          atomic_fetch_add_explicit (&p->woken.busy_on[cpu].n, 1,
+                                     memory_order_relaxed);
+        }
+    }
   return running;
 }
 

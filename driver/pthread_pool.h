@@ -102,6 +102,9 @@ typedef struct
   bool sleeping; /* waiting on `wake`; cleared by whoever wakes it */
   bool spinning; /* watching `kick`; cleared by whoever kicks it */
   int cpu;       /* the CPU it last went to sleep on (B4), or -1 */
+  /* The CPU it counts itself busy on (B8 of pthread_spin.h), or -1.  Its
+     own thread's only.  */
+  int busy_cpu;
   /* How long this worker spins before it sleeps (B3 of pthread_spin.h).
      Its own thread's only, lock or not.  */
   pt_spin_state spin;

@@ -1,4 +1,4 @@
-/* pthread_spin.c - bounded busy-waiting; see the header (rules B1-B7).
+/* pthread_spin.c - bounded busy-waiting; see the header (rules B1-B8).
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -93,6 +93,22 @@ crowded (pt_wake_hint *hint, pt_spin_role role)
   return n > hint->cpus;
 }
 
+/* B8: whether a busy worker of the driver began its busy spell on the
+   caller's CPU.  Graces follow only B1 and B2, as for B5 and B6.
+   relaxed: a hint; a spinner that gives way looks again under its lock
+   before it sleeps.  */
+static bool
+busy_here (pt_wake_hint *hint, pt_clock clock, pt_spin_role role)
+{
+  if (hint == NULL || hint->busy_on == NULL || role == PT_SPIN_GRACE
+      || atomic_load_explicit (&hint->busy, memory_order_relaxed) == 0)
+    return false;
+  int cpu = clock.cpu (clock.arg);
+  return cpu >= 0 && (unsigned)cpu < hint->busy_on_len
+         && atomic_load_explicit (&hint->busy_on[cpu].n, memory_order_relaxed)
+                > 0;
+}
+
 pt_spin_end
 pt_spin_watch (_Atomic uint64_t *counter, uint64_t seen, uint64_t ns,
                pt_clock clock, uint64_t *start, pt_wake_hint *hint,
@@ -105,6 +121,8 @@ pt_spin_watch (_Atomic uint64_t *counter, uint64_t seen, uint64_t ns,
   uint64_t none_here = t0;
   /* The last reading at which the CPUs were not crowded (B5).  */
   uint64_t roomy = t0;
+  /* The last reading at which no busy worker shared this CPU (B8).  */
+  uint64_t alone = t0;
   const int woke = woke_cpu;
   woke_cpu = -1;
   *start = t0;
@@ -133,6 +151,10 @@ pt_spin_watch (_Atomic uint64_t *counter, uint64_t seen, uint64_t ns,
         none_here = last;
       else if (last - none_here > PT_SPIN_GIVE_WAY_NS)
         return PT_SPIN_GAVE_WAY; /* B4 */
+      if (!busy_here (hint, clock, role))
+        alone = last;
+      else if (last - alone > PT_SPIN_GIVE_WAY_NS)
+        return PT_SPIN_GAVE_WAY; /* B8 */
       if (!crowded (hint, role))
         roomy = last;
       else if (role >= PT_SPIN_IDLE || last - roomy >= PT_SPIN_CROWD_NS)

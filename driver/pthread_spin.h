@@ -94,12 +94,31 @@
       made 20 to 35 hungry claims each, 2 to 4 with B7.  Leaving is
       always safe; the holders give their rest back all the same and
       claim it one work-group at a time.
+   B8 (give way to a busy worker on your CPU)  A busy worker counts itself on
+      the CPU its busy spell begins on (pt_cpu_busy, counted in
+      pthread_pool.c).  A spin ends when, for PT_SPIN_GIVE_WAY_NS, such a
+      count is set on the CPU the spinner runs on: while the spinner runs
+      there, that worker waits for the CPU (or is blocked), and every
+      microsecond spun delays the work the spinner waits for.  B4 sees only a
+      thread woken and not yet run; once it ran, a worker the spinner then
+      preempted went unseen.  A kernel that does not move threads between
+      CPUs by load (a 2-CPU VM whose kernel has no scheduling domains: a
+      thread stays on the CPU it ran on) leaves a process's threads on one
+      CPU while another program holds the other: beside a paced second PoCL
+      process on one CPU, launches of 1024 trivial work-groups took 47 us
+      with the application thread and idle workers spinning beside the worker
+      running the launch, 35 us with B8.  The application thread and idle
+      workers follow B8; graces follow B1 and B2 only.  Giving way leaves the
+      budget as it was.  A worker the kernel moves during its spell stays
+      counted where it began until its next wait, which only makes a spinner
+      there sleep sooner, never spin longer.
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
 #ifndef POCL_STEAL_PTHREAD_SPIN_H
 #define POCL_STEAL_PTHREAD_SPIN_H
 
+#include <stdalign.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -122,6 +141,8 @@
 /* How long an application thread waiting for a launch spins beside busy
    workers that, with it, outnumber the CPUs (B5).  */
 #define PT_SPIN_CROWD_NS 20000u
+/* The cache line the per-CPU counts of B8 are padded to.  */
+#define PT_SPIN_LINE 64
 /* How long a woken thread may wait on the spinner's CPU before the
    spinner gives way (B4): a couple of reads of the clock, so that a
    thread that was about to sleep anyway is not counted.  */
@@ -156,6 +177,14 @@ int pt_current_cpu (void);
 /* pt_now_ns and pt_current_cpu as a pt_clock.  */
 pt_clock pt_real_clock (void);
 
+/* B8: how many of the driver's busy workers began their busy spell on
+   one CPU.  One cache line each: a worker counts itself on the line of
+   its CPU, which spinners on that CPU read.  */
+typedef struct
+{
+  alignas (PT_SPIN_LINE) _Atomic unsigned n;
+} pt_cpu_busy;
+
 /* The driver's threads woken and not yet running (B4).  Changed by
    wakers and the woken (pt_pool_woken_add), read by spinners, both
    relaxed: a hint that only ever makes a spinner sleep.  */
@@ -169,6 +198,10 @@ typedef struct
   _Atomic unsigned busy;
   _Atomic unsigned spinners;
   unsigned cpus;
+  /* B8: the busy workers by CPU, busy_on_len entries (CPU numbers from
+     0), or NULL: not counted.  */
+  pt_cpu_busy *busy_on;
+  unsigned busy_on_len;
 } pt_wake_hint;
 
 /* B7: whether a thread that found nothing while others hold ranges may
@@ -216,7 +249,7 @@ typedef enum
   PT_SPIN_CHANGED,   /* the counter changed */
   PT_SPIN_EXPIRED,   /* the time allowed ran out */
   PT_SPIN_PREEMPTED, /* the clock jumped: the thread lost its CPU (B2) */
-  PT_SPIN_GAVE_WAY,  /* a woken thread was waiting for this CPU (B4) */
+  PT_SPIN_GAVE_WAY,  /* a thread of ours was waiting for this CPU (B4, B8) */
   PT_SPIN_CROWDED,   /* other threads needed every CPU (B5, B6) */
 } pt_spin_end;
 
@@ -229,9 +262,10 @@ void pt_spin_init (pt_spin_state *s, uint64_t max_ns);
    early when the clock jumps (B2) or when, for PT_SPIN_GIVE_WAY_NS, *hint
    (NULL: none) has shown a woken thread waiting and the caller has run on
    the CPU the thread it last woke slept on (B4; pt_spin_woke, which this
-   spin consumes); or, by the caller's role, when the CPUs are crowded
-   (B5, B6); pauses between looks, never yields (B1).  ns 0: looks
-   once.  */
+   spin consumes), or a busy worker has been counted on the caller's CPU
+   (B8, but in a grace); or, by the caller's role, when the CPUs are
+   crowded (B5, B6); pauses between looks, never yields (B1).  ns 0:
+   looks once.  */
 pt_spin_end pt_spin_watch (_Atomic uint64_t *counter, uint64_t seen,
                            uint64_t ns, pt_clock clock, uint64_t *start,
                            pt_wake_hint *hint, pt_spin_role role);

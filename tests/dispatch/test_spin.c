@@ -1,4 +1,4 @@
-/* test_spin.c - the spin rules B1-B7 of driver/pthread_spin.h, with a
+/* test_spin.c - the spin rules B1-B8 of driver/pthread_spin.h, with a
    scripted clock, from one thread, so that nothing depends on how the
    machine schedules this test:
      - B1: no spin calls sched_yield (this file defines sched_yield, which
@@ -28,7 +28,11 @@
        outnumber the CPUs; B5 and B6 leave the budget as it was;
      - B7: a thread that finds nothing while others hold ranges may wait
        for their rest while the busy workers are no more than the CPUs,
-       and not once they outnumber them; without counts it may.
+       and not once they outnumber them; without counts it may;
+     - B8: a busy worker counted on the spinner's CPU for more than
+       PT_SPIN_GIVE_WAY_NS ends the spin of an application thread and of
+       an idle worker (gave way); one counted for less does not, nor one
+       on another CPU, nor any during a grace.
    Why: the driver's waiters used to yield to other programs between
    looks, so every launch on a busy machine waited out a time slice
    (issue 31: 4-5 ms per launch beside two busy loops).
@@ -80,6 +84,10 @@ typedef struct
      (0: never).  */
   pt_spin_role role;
   unsigned busy_at, busy_to;
+  /* B8: from reading here_at to here_until - 1 (0: never), one busy
+     worker, counted on CPU SPINNER_CPU + here_off.  */
+  unsigned here_at, here_until, here_off;
+  pt_cpu_busy busy_on[8];
 } script;
 
 #define SPINNER_CPU 3
@@ -109,6 +117,16 @@ script_now (void *arg)
     atomic_store (&s->hint.woken, 0);
   if (s->busy_at != 0 && n == s->busy_at)
     atomic_store (&s->hint.busy, s->busy_to);
+  if (s->here_at != 0 && n == s->here_at)
+    {
+      atomic_store (&s->hint.busy, 1);
+      atomic_store (&s->busy_on[SPINNER_CPU + s->here_off].n, 1);
+    }
+  if (s->here_until != 0 && n == s->here_until)
+    {
+      atomic_store (&s->hint.busy, 0);
+      atomic_store (&s->busy_on[SPINNER_CPU + s->here_off].n, 0);
+    }
   return t;
 }
 
@@ -118,6 +136,8 @@ watch (script *s, uint64_t ns, uint64_t *start)
   static _Atomic uint64_t counter;
   atomic_store (&counter, 7);
   s->counter = &counter;
+  s->hint.busy_on = s->busy_on;
+  s->hint.busy_on_len = sizeof s->busy_on / sizeof s->busy_on[0];
   pt_spin_woke (s->woke_cpu);
   return pt_spin_watch (&counter, 7, ns,
                         (pt_clock){ script_now, script_cpu, s }, start,
@@ -366,6 +386,63 @@ crowding (void)
           after);
 }
 
+/* B8.  A microsecond a reading, 4 CPUs (B5 and B6 leave the spinner
+   be): a busy worker counts itself on the spinner's CPU from reading 10
+   (reading 9 saw none), so the spin gives way at the first reading more
+   than PT_SPIN_GIVE_WAY_NS after reading 9.  */
+static void
+busy_here (void)
+{
+  uint64_t start;
+  const unsigned step = 1000, after = PT_SPIN_GIVE_WAY_NS / step;
+  const pt_spin_role roles[] = { PT_SPIN_RESULT, pt_spin_idle_role (0) };
+  for (unsigned r = 0; r < 2; ++r)
+    {
+      script s
+          = { .base = 1000000, .step = step, .role = roles[r], .here_at = 10 };
+      s.hint.cpus = 4;
+      pt_spin_end e = watch (&s, 200000, &start);
+      CHECK (e == PT_SPIN_GAVE_WAY && s.readings == 9 + after + 1,
+             "%s, a busy worker on its CPU from reading 10: %s after %u "
+             "readings (want gave way after %u)",
+             r == 0 ? "application thread" : "idle worker", name_of (e),
+             s.readings, 9 + after + 1);
+    }
+  /* Counted there for no longer than that: the spin goes on to its end.  */
+  script s = { .base = 1000000,
+               .step = step,
+               .role = PT_SPIN_RESULT,
+               .here_at = 10,
+               .here_until = 10 + after };
+  s.hint.cpus = 4;
+  pt_spin_end e = watch (&s, 100000, &start);
+  CHECK (e == PT_SPIN_EXPIRED && s.readings == 101,
+         "a busy worker here for %u readings: %s after %u readings (want "
+         "expired after 101)",
+         after, name_of (e), s.readings);
+  /* On another CPU, it runs beside the spinner.  */
+  s = (script){ .base = 1000000,
+                .step = step,
+                .role = PT_SPIN_RESULT,
+                .here_at = 10,
+                .here_off = 1 };
+  s.hint.cpus = 4;
+  e = watch (&s, 100000, &start);
+  CHECK (e == PT_SPIN_EXPIRED, "a busy worker on another CPU: %s",
+         name_of (e));
+  /* A grace follows B1 and B2 only.  */
+  s = (script){
+    .base = 1000000, .step = step, .role = PT_SPIN_GRACE, .here_at = 10
+  };
+  s.hint.cpus = 4;
+  e = watch (&s, 100000, &start);
+  CHECK (e == PT_SPIN_EXPIRED, "a grace beside a busy worker here: %s",
+         name_of (e));
+  printf ("busy here: a spin gives way to a busy worker on its CPU after "
+          "%u us, not sooner, not for another CPU, not in a grace (B8)\n",
+          PT_SPIN_GIVE_WAY_NS / 1000);
+}
+
 /* B3.  */
 static void
 budgets (void)
@@ -471,6 +548,7 @@ main (void)
   hunger ();
   give_way ();
   crowding ();
+  busy_here ();
   budgets ();
   real_clock ();
   CHECK (yields == 0, "B1: %u calls of sched_yield", yields);

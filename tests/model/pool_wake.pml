@@ -3,7 +3,7 @@
    of worker_main before the split into pthread_worker.c) with
    find_launch and take_command under the pool lock, the bounded spin on
    the worker's own `kick` counter (pt_spin_watch, which may end at any
-   time: its rules B1-B6 in pthread_spin.h only decide when) with
+   time: its rules B1-B6 and B8 in pthread_spin.h only decide when) with
    `spinning` set, and the sleep on
    the worker's own condition variable with `sleeping` set;
    pt_pool_push_command, pt_pool_push_launch, pt_pool_wake_helpers (the

@@ -110,6 +110,11 @@
                     unmarks it; a launch with nothing left to claim, or one
                     that left the list, is unmarked and nobody taken;
                     without a watch thread nothing is capped.
+   busy_cpu         B8 of pthread_spin.h: a worker that leaves its wait
+                    with work is counted busy on the CPU it runs on, is
+                    uncounted there at its next wait when the kernel moved
+                    it meanwhile, and is counted nowhere on a CPU the
+                    counts do not cover.
 
    And three of the grace (P6 of pthread_pool.c), with a grace of an
    hour and the worker in a thread of its own:
@@ -859,6 +864,7 @@ typedef struct
   uint64_t base;
   _Atomic uint64_t readings;
   uint64_t jump_after, jump;
+  int cpu; /* what the clock says the caller runs on */
 } scripted_clock;
 
 static uint64_t
@@ -869,12 +875,13 @@ scripted_now (void *arg)
   return c->base + n + (c->jump_after != 0 && n > c->jump_after ? c->jump : 0);
 }
 
-/* Not a CPU any woken worker slept on: B4 never gives way here.  */
+/* -2 unless a test says otherwise: not a CPU any woken worker slept on,
+   so B4 never gives way, and not one B8 counts on.  */
 static int
 scripted_cpu (void *arg)
 {
-  (void)arg;
-  return -2;
+  scripted_clock *c = arg;
+  return c->cpu;
 }
 
 static void
@@ -885,6 +892,7 @@ scripted_clock_use (pt_pool *p, scripted_clock *c, uint64_t jump_after,
   atomic_store (&c->readings, 0);
   c->jump_after = jump_after;
   c->jump = jump;
+  c->cpu = -2;
   p->clock = (pt_clock){ scripted_now, scripted_cpu, c };
 }
 
@@ -1201,6 +1209,7 @@ on_alarm (int sig)
 }
 
 static void test_watch (void);
+static void test_busy_cpu (void);
 
 static const struct
 {
@@ -1221,7 +1230,62 @@ static const struct
   { "push_helpers", test_push_helpers },
   { "helpers_cpus", test_helpers_cpus },
   { "watch", test_watch },
+  { "busy_cpu", test_busy_cpu },
 };
+
+/* B8 of pthread_spin.h: a worker that leaves pt_pool_wait with work
+   counts itself busy on the CPU it runs on, and uncounts itself there
+   when it next waits, wherever it runs then; a CPU the counts do not
+   cover counts nowhere.  Commands queued with every worker busy, so that
+   each pt_pool_wait returns at once.  */
+static void
+test_busy_cpu (void)
+{
+  pt_pool p;
+  scripted_clock clk;
+  _cl_command_node cmd[3];
+  pool_init (&p, 2);
+  scripted_clock_use (&p, &clk, 0, 0);
+  CHECK (p.woken.busy_on != NULL && p.woken.busy_on_len >= 1,
+         "no busy counts per CPU");
+  const unsigned last = p.woken.busy_on_len - 1;
+  memset (cmd, 0, sizeof (cmd));
+  for (unsigned i = 0; i < 3; ++i)
+    {
+      cmd[i].device = &root;
+      pt_pool_push_command (&p, &cmd[i], false);
+    }
+  pt_work work;
+  clk.cpu = 0;
+  CHECK (pt_pool_wait (&p, 0, 0, &work) && work.command == &cmd[0],
+         "worker 0 did not take the first command");
+  CHECK (atomic_load (&p.woken.busy_on[0].n) == 1 && p.idle[0].busy_cpu == 0,
+         "busy on CPU 0: count %u, busy_cpu %d, want 1 and 0",
+         atomic_load (&p.woken.busy_on[0].n), p.idle[0].busy_cpu);
+  /* The kernel moved it: it waits on the last CPU, and is counted there
+     from then on.  */
+  clk.cpu = (int)last;
+  CHECK (pt_pool_wait (&p, 0, 0, &work) && work.command == &cmd[1],
+         "worker 0 did not take the second command");
+  unsigned on0 = atomic_load (&p.woken.busy_on[0].n);
+  unsigned on_last = atomic_load (&p.woken.busy_on[last].n);
+  CHECK (on_last == 1 && (last == 0 || on0 == 0),
+         "moved to CPU %u: counts %u there and %u on CPU 0, want 1 and 0",
+         last, on_last, on0);
+  /* A CPU past the counts: counted nowhere.  */
+  clk.cpu = (int)p.woken.busy_on_len;
+  CHECK (pt_pool_wait (&p, 0, 0, &work) && work.command == &cmd[2],
+         "worker 0 did not take the third command");
+  unsigned total = 0;
+  for (unsigned c = 0; c < p.woken.busy_on_len; ++c)
+    total += atomic_load (&p.woken.busy_on[c].n);
+  CHECK (total == 0 && p.idle[0].busy_cpu == -1,
+         "on a CPU past the counts: %u counted, busy_cpu %d, want 0 and -1",
+         total, p.idle[0].busy_cpu);
+  pool_destroy (&p);
+  printf ("busy_cpu: a busy worker is counted on its CPU, moved with its "
+          "next wait, and nowhere on an unknown CPU (B8)\n");
+}
 
 /* P9: the watch wakes the helpers P8 left asleep, a tick later.  8
    threads on 2 CPUs, worker 0 busy, 1 to 7 asleep, a static launch of 64
