@@ -342,14 +342,19 @@ pt_kernel_run_command (const pt_kernel_env *env, pt_runner *r,
    for their rest: W8 of wg_dispatch.c), again after a pause (B1 of
    pthread_spin.h), for up to PT_HUNGER_WAIT_NS; a gap in the clock that
    says this thread lost its CPU ends the wait at once (B2), as then the
-   holders have moved on too, and so do more busy workers than CPUs (B7).
-   Leaving is always safe.  hint: the pool's counts of its threads.  */
+   holders have moved on too, and so do more busy workers than CPUs (B7)
+   and another busy worker on this thread's CPU (B8): a holder waiting for
+   the CPU this thread spins on.  Leaving is always safe.  hint: the
+   pool's counts of its threads.  */
 static bool
 claim_or_wait (wgd_launch *d, unsigned tid, wgd_range *r, wgd_thread_stats *st,
                pt_wake_hint *hint)
 {
   bool more = wgd_claim (d, tid, r, st);
-  if (more || !r->wait || !pt_hunger_may_wait (hint))
+  if (more || !r->wait)
+    return more;
+  const int counted = pt_pool_counted_cpu ();
+  if (!pt_hunger_may_wait (hint, pt_current_cpu (), counted))
     return more;
   uint64_t start = pt_now_ns (), before = start;
   for (;;)
@@ -362,7 +367,7 @@ claim_or_wait (wgd_launch *d, unsigned tid, wgd_range *r, wgd_thread_stats *st,
         return more;
       uint64_t now = pt_now_ns ();
       if (now - before > PT_SPIN_JUMP_NS || now - start > PT_HUNGER_WAIT_NS
-          || !pt_hunger_may_wait (hint))
+          || !pt_hunger_may_wait (hint, pt_current_cpu (), counted))
         return false;
       before = now;
     }

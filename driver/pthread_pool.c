@@ -749,6 +749,16 @@ pt_pool_join_launch_if (pt_pool *p,
   return found;
 }
 
+/* B8: the CPU the calling worker counts itself busy on, or -1 (its
+   pt_idle's busy_cpu, for code that knows no index).  */
+static __thread int counted_cpu = -1;
+
+int
+pt_pool_counted_cpu (void)
+{
+  return counted_cpu;
+}
+
 bool
 pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
 {
@@ -761,6 +771,7 @@ pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
     atomic_fetch_sub_explicit (&p->woken.busy_on[me->busy_cpu].n, 1,
                                memory_order_relaxed); /* B8 */
   me->busy_cpu = -1;
+  counted_cpu = -1;
   /* Whether this idle spell already had its spin: then it sleeps; and how
      that spin ended and when it began, to learn from (B3).  */
   bool spun = false;
@@ -869,6 +880,7 @@ pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
       if (cpu >= 0 && (unsigned)cpu < p->woken.busy_on_len)
         {
           me->busy_cpu = cpu;
+          counted_cpu = cpu;
           atomic_fetch_add_explicit (&p->woken.busy_on[cpu].n, 1,
                                      memory_order_relaxed);
         }

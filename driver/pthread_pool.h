@@ -265,6 +265,10 @@ void pt_pool_destroy (pt_pool *p);
 void pt_pool_device_threads (const pt_pool *p, cl_device_id dev,
                              unsigned *first, unsigned *count);
 
+/* B8 of pthread_spin.h: the CPU the calling thread, a worker between
+   two waits, counts itself busy on, or -1 (any other thread).  */
+int pt_pool_counted_cpu (void);
+
 /* Worker `index` waits for work: returns false at shutdown, else true with
    *out holding a command or a launch of its device.  gave_up_seq: the seq
    of a launch this worker joined in vain last time (0: none), which it is

@@ -28,7 +28,8 @@
        outnumber the CPUs; B5 and B6 leave the budget as it was;
      - B7: a thread that finds nothing while others hold ranges may wait
        for their rest while the busy workers are no more than the CPUs,
-       and not once they outnumber them; without counts it may;
+       and not once they outnumber them; without counts it may; nor, by
+       B8, while another busy worker is counted on its CPU;
      - B8: a busy worker counted on the spinner's CPU for more than
        PT_SPIN_GIVE_WAY_NS ends the spin of an application thread and of
        an idle worker (gave way); one counted for less does not, nor one
@@ -515,7 +516,7 @@ real_clock (void)
          (unsigned long long)took);
 }
 
-/* B7.  */
+/* B7, and B8 for a hungry thread.  */
 static void
 hunger (void)
 {
@@ -523,6 +524,8 @@ hunger (void)
   atomic_init (&hint.woken, 0);
   atomic_init (&hint.spinners, 0);
   hint.cpus = 2;
+  hint.busy_on = NULL;
+  hint.busy_on_len = 0;
   static const struct
   {
     unsigned busy;
@@ -531,14 +534,37 @@ hunger (void)
   for (size_t c = 0; c < sizeof (cases) / sizeof (cases[0]); ++c)
     {
       atomic_init (&hint.busy, cases[c].busy);
-      CHECK (pt_hunger_may_wait (&hint) == cases[c].may,
+      bool may = pt_hunger_may_wait (&hint, SPINNER_CPU, -1);
+      CHECK (may == cases[c].may,
              "B7: %u busy workers on 2 CPUs: a hungry thread %s wait, want "
              "it %s",
-             cases[c].busy, pt_hunger_may_wait (&hint) ? "may" : "may not",
+             cases[c].busy, may ? "may" : "may not",
              cases[c].may ? "may" : "may not");
     }
-  CHECK (pt_hunger_may_wait (NULL), "B7: without counts a hungry thread "
-                                    "may not wait");
+  CHECK (pt_hunger_may_wait (NULL, SPINNER_CPU, -1),
+         "B7: without counts a hungry thread may not wait");
+  /* B8: 2 busy workers on 2 CPUs (B7 lets them wait).  The hungry one
+     counted on its CPU, alone there: it may wait; with the other there
+     too, not; counted elsewhere (the kernel moved it), with one there:
+     not; on an unknown CPU: it may.  */
+  pt_cpu_busy on[8];
+  for (unsigned c = 0; c < 8; ++c)
+    atomic_init (&on[c].n, 0);
+  hint.busy_on = on;
+  hint.busy_on_len = 8;
+  atomic_init (&hint.busy, 2);
+  atomic_store (&on[SPINNER_CPU].n, 1);
+  CHECK (pt_hunger_may_wait (&hint, SPINNER_CPU, SPINNER_CPU),
+         "B8: alone on its CPU, a hungry worker may not wait");
+  atomic_store (&on[SPINNER_CPU].n, 2);
+  CHECK (!pt_hunger_may_wait (&hint, SPINNER_CPU, SPINNER_CPU),
+         "B8: a hungry worker may wait beside a busy one on its CPU");
+  atomic_store (&on[SPINNER_CPU].n, 1);
+  CHECK (!pt_hunger_may_wait (&hint, SPINNER_CPU, SPINNER_CPU + 1),
+         "B8: a hungry worker counted elsewhere may wait beside a busy one "
+         "on its CPU");
+  CHECK (pt_hunger_may_wait (&hint, -1, SPINNER_CPU),
+         "B8: on an unknown CPU a hungry worker may not wait");
 }
 
 int
