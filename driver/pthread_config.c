@@ -80,8 +80,10 @@ const pts_setting pts_settings[] = {
         "longer one. A spinner never yields the CPU to other programs (that "
         "waited out their time slice, milliseconds), and one that finds it "
         "lost its CPU for a while sleeps at once, so that a futex wake-up "
-        "reaches it. `0` turns spinning off. Other values: one warning, the "
-        "default is used.",
+        "reaches it; so does one that shares its CPU with a busy worker, "
+        "or with a thread it just woke, after 2 us, leaving the CPU to it. "
+        "`0` turns spinning off. Other values: one warning, the default is "
+        "used.",
   },
   {
       .name = "POCL_PTHREAD_HOST_GROUPS",
