@@ -6,8 +6,10 @@
             split it into two sub-devices or more: of those this machine
             has (NUMA, and each cache level that sysfs shows on every
             allowed CPU, read here independently of the driver), the ones
-            with two instances or more among the allowed CPUs (with at
-            least as many threads as CPUs, every CPU has a thread).  Each
+            with two instances or more among the allowed CPUs (with as
+            many threads as CPUs, every CPU has one; with more, only NUMA
+            must be offered where it splits: a node's extra threads go
+            round its CPUs, so a cache's threads are not consecutive).  Each
             offered domain splits the device into sub-devices whose
             compute units add up and that report the domain as their
             partition type; a domain the machine has but that does not
@@ -309,10 +311,24 @@ main (int argc, char **argv)
              == 0,
          "domains 0x%lx offered, of which the machine has 0x%lx",
          (unsigned long)have, (unsigned long)machine);
-  if (cus >= (cl_uint)cpus)
+  if (cus == (cl_uint)cpus)
     CHECK (have == want,
            "domains 0x%lx, want 0x%lx (the machine's 0x%lx that split it)",
            (unsigned long)have, (unsigned long)want, (unsigned long)machine);
+  else if (cus > (cl_uint)cpus)
+    /* More threads than CPUs: a node's threads beyond its CPUs go round
+       them in turns (driver/pthread_placement.h), so the threads of one
+       cache below the node are not consecutive and its domain may not be
+       offered (on 2 cores with an L2 each, 4 threads lie on cores 0, 1,
+       0, 1); a node's threads stay consecutive, so NUMA is offered where
+       it splits.  */
+    CHECK ((have & ~want) == 0
+               && (have & CL_DEVICE_AFFINITY_DOMAIN_NUMA)
+                      == (want & CL_DEVICE_AFFINITY_DOMAIN_NUMA),
+           "%u threads on %d CPUs: domains 0x%lx, want NUMA as in 0x%lx and "
+           "nothing else (the machine's 0x%lx)",
+           cus, cpus, (unsigned long)have, (unsigned long)want,
+           (unsigned long)machine);
 
   /* Each domain kind: offered ones split into sub-devices whose compute
      units add up; one the machine has that does not split the device is
