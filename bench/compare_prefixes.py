@@ -21,9 +21,12 @@ leaves it alone), or be one of libgomp's floors from omp_launch
 stores, pinned, waiting actively), so that peers take turns with ours.
 SCHEDULE tbb-affinity or tbb-auto runs the prefix's TBB device
 (POCL_DEVICES=cpu-tbb, a 7.2 build) under that POCL_TBB_PARTITIONER.
+A prefix's variant may also set environment variables for its runs
+(NAME=PREFIX[:SCHEDULE],VAR=VALUE[,VAR=VALUE...], e.g. a setting of the
+driver against its default with the same prefix).
 
 Usage (inside ci/enter.sh, after make):
-  bench/compare_prefixes.py --build build NAME=PREFIX[:SCHEDULE]|@omp|@omp-stores...
+  bench/compare_prefixes.py --build build NAME=PREFIX[:SCHEDULE][,VAR=VALUE...]|@omp|@omp-stores...
       [--threads 2,4] [--sizes 1,64,256,1024,16384] [--schedules static,guided]
       [--rounds 5] [--launches 100] [--batches 15]
 """
@@ -36,7 +39,7 @@ import subprocess
 import sys
 
 
-def launch_us(build, prefix, threads, groups, schedule, launches, batches, kcache):
+def launch_us(build, prefix, threads, groups, schedule, launches, batches, kcache, extra):
     env = dict(os.environ)
     env["OCL_ICD_VENDORS"] = os.path.join(prefix, "etc", "OpenCL", "vendors")
     env["POCL_CACHE_DIR"] = kcache
@@ -48,6 +51,7 @@ def launch_us(build, prefix, threads, groups, schedule, launches, batches, kcach
         env["POCL_TBB_DEV_PER_NUMA_NODE"] = "0"
     else:
         env["POCL_PTHREAD_SCHEDULE"] = schedule
+    env.update(extra)
     cmd = [os.path.join(build, "bench", "cl_launch"), "--groups", str(groups),
            "--local", "64", "--launches", str(launches), "--batches", str(batches)]
     r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -93,21 +97,28 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--launches", type=int, default=100)
     ap.add_argument("--batches", type=int, default=15)
-    ap.add_argument("variants", nargs="+", metavar="NAME=PREFIX[:SCHEDULE]")
+    ap.add_argument("variants", nargs="+", metavar="NAME=PREFIX[:SCHEDULE][,VAR=VALUE...]")
     a = ap.parse_args()
     variants = []
     for v in a.variants:
         name, sep, prefix = v.partition("=")
         fixed = None
         if prefix in ("@omp", "@omp-stores"):
-            variants.append((name, (prefix, None)))
+            variants.append((name, (prefix, None, {})))
             continue
+        prefix, *settings = prefix.split(",")
+        extra = {}
+        for kv in settings:
+            var, eq, value = kv.partition("=")
+            if not eq or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", var):
+                sys.exit("%s: expected VAR=VALUE after the prefix, not %r" % (v, kv))
+            extra[var] = value
         if ":" in prefix:
             prefix, _, fixed = prefix.rpartition(":")
         if not sep or not os.path.isdir(os.path.join(prefix, "etc", "OpenCL", "vendors")):
-            sys.exit("%s: expected NAME=PREFIX[:SCHEDULE] of an installed PoCL, or NAME=@omp "
-                     "or NAME=@omp-stores" % v)
-        variants.append((name, (os.path.abspath(prefix), fixed)))
+            sys.exit("%s: expected NAME=PREFIX[:SCHEDULE][,VAR=VALUE...] of an installed PoCL, "
+                     "or NAME=@omp or NAME=@omp-stores" % v)
+        variants.append((name, (os.path.abspath(prefix), fixed, extra)))
     if len(variants) < 2:
         sys.exit("give at least two variants")
     build = os.path.abspath(a.build)
@@ -130,13 +141,13 @@ def main():
             for g in sizes:
                 got = {n: [] for n, _ in variants}
                 for r in range(a.rounds):
-                    for n, (p, fixed) in (variants if r % 2 == 0 else variants[::-1]):
+                    for n, (p, fixed, extra) in (variants if r % 2 == 0 else variants[::-1]):
                         if p in ("@omp", "@omp-stores"):
                             got[n].append(omp_us(build, t, g, p == "@omp-stores", a.launches,
                                                  a.batches))
                         else:
                             got[n].append(launch_us(build, p, t, g, fixed or sched, a.launches,
-                                                    a.batches, kcache))
+                                                    a.batches, kcache, extra))
                 med = [statistics.median(got[n]) for n, _ in variants]
                 row = [str(t), sched, str(g)] + ["%.2f" % m for m in med] + \
                     [ratio_cell(got[n], got[variants[0][0]]) for n, _ in variants[1:]]
