@@ -120,10 +120,13 @@ const pts_setting pts_settings[] = {
         "looking at the clock after 1, 2, 4, ... of them, and shares the "
         "launch with the workers once the work-groups left would take "
         "longer than this many microseconds at the cost of those run since "
-        "the previous look: "
+        "the previous look (a part shorter than 1 us, whose cost the looks "
+        "themselves blur, decides nothing unless it took longer than this): "
         "waking a worker costs about as much as a launch of 64 trivial "
-        "work-groups, so such a launch never wakes anybody. For work-groups "
-        "of equal cost, the workers start at most twice this late. `0` "
+        "work-groups, so such a launch never wakes anybody, nor does one of "
+        "1024 on the machines we measured. For work-groups "
+        "of equal cost, the workers start at most twice this late (or 2 us), "
+        "and two work-groups. `0` "
         "shares at once. Other values: one warning, the default is used.",
   },
   {

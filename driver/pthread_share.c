@@ -36,15 +36,28 @@ pt_share_look (pt_share *s, uint64_t done, uint64_t num_groups,
   uint64_t part = done > s->last_done ? done - s->last_done : 1;
   uint64_t part_ns = now_ns > s->last_ns ? now_ns - s->last_ns : 0;
   uint64_t rest = num_groups - done;
-  /* In double: part_ns * rest may exceed 64 bits after a long preemption,
-     and the comparison needs no exactness.  */
-  if ((double)part_ns * (double)rest > (double)s->threshold_ns * (double)part)
-    return true;
-  /* Between this look and the next the thread runs `done` more
-     work-groups: at this part's cost, within the rest's, which this look
-     found to be at most the threshold.  */
-  s->last_ns = now_ns;
-  s->last_done = done;
+  /* S1's exception: a part shorter than the clock can tell apart from
+     the looks' own cost decides nothing, unless it took longer than the
+     threshold by itself.  */
+  bool decides = part_ns > s->threshold_ns || part_ns >= PT_SHARE_MIN_PART_NS;
+  if (decides)
+    {
+      /* In double: part_ns * rest may exceed 64 bits after a long
+         preemption, and the comparison needs no exactness.  */
+      if ((double)part_ns * (double)rest
+          > (double)s->threshold_ns * (double)part)
+        return true;
+      /* Between this look and the next the thread runs `done` more
+         work-groups: at this part's cost, within the rest's, which this
+         look found to be at most the threshold.  */
+    }
+  /* A part too short to decide runs on into the next one, which is
+     measured from the same start.  */
+  if (decides)
+    {
+      s->last_ns = now_ns;
+      s->last_done = done;
+    }
   s->next_look = done > 0 ? 2 * done : 1;
   return false;
 }

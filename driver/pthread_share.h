@@ -16,7 +16,15 @@
        since the previous look (part_ns), would take longer than the
        threshold.  The latest part, not the average since the start: a
        launch whose work-groups get dearer (a triangular loop) is shared
-       as soon as they do.  A threshold of 0 publishes
+       as soon as they do.  One exception: a part shorter than
+       PT_SHARE_MIN_PART_NS, unless it took longer than the threshold,
+       decides nothing and runs on into the next part (measured from the
+       same start).  A look costs tens of nanoseconds (a clock read is
+       26 ns on a kvm-clock VM), as much as a few trivial work-groups, and
+       judged from parts of one and two of them, a launch of 1024 trivial
+       work-groups, 4.5 us alone, looked like tens of microseconds and was
+       shared at nearly every launch, which then took twice as long.
+       A threshold of 0 publishes
        at once, before any work-group runs (pt_share_at_once).  The
        threshold is POCL_PTHREAD_HOST_SHARE_US (pthread_config.h says
        why its default is what it is).
@@ -24,15 +32,16 @@
    What S1 gives:
    - A launch that is trivial on the whole never wakes anybody: the
      thread that waits for it runs it, and nobody else is disturbed.
-   - For work-groups of equal cost, helpers start at most twice the
-     threshold (or one work-group) late, and a launch never shared took
-     at most twice the threshold in all: the looks double, so the part
-     run since the last look is no longer than what ran before it, and
-     that look found the rest (which holds the part) worth at most the
-     threshold.  Work-groups dearer than those before them can add the
-     cost of one part (at most as many work-groups as had run); no rule
-     that decides between work-groups without knowing their costs does
-     better.
+   - For work-groups of equal cost c, helpers start at most twice the
+     threshold, or twice PT_SHARE_MIN_PART_NS, and two work-groups late
+     (max (2 T, 2 M) + 2 c), and a launch never shared took at most that
+     in all: the looks double, so the part run since the last look that
+     decided is no longer than what ran before it, and that look found
+     the rest (which holds the part) worth at most the threshold; before
+     the first look that decides, all that ran took less than M.
+     Work-groups dearer than those before them can add the cost of one
+     part (at most as many work-groups as had run); no rule that decides
+     between work-groups without knowing their costs does better.
      tests/dispatch/test_share.c checks these bounds.
    - Only a launch nobody else can see is deferred: once published, a
      launch is shared as before.
@@ -49,12 +58,20 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* The shortest part a look of S1 decides on: well above a look's own
+   cost (a clock read and the loop, tens of nanoseconds), well below the
+   threshold's default.  */
+#define PT_SHARE_MIN_PART_NS 1000u
+
 /* One launch's state under S1, kept by the thread that prepared it.  */
 typedef struct
 {
   uint64_t threshold_ns;
-  uint64_t last_ns;   /* the previous look, or the start */
-  uint64_t last_done; /* work-groups run at the previous look, or 0 */
+  /* The start of the part a look measures: the previous look that
+     decided, or the start; and the work-groups run then (0: the
+     start).  */
+  uint64_t last_ns;
+  uint64_t last_done;
   uint64_t next_look; /* work-groups run when it looks next */
 } pt_share;
 
