@@ -91,14 +91,20 @@ const pts_setting pts_settings[] = {
       .def = PTS_HOST_GROUPS_DEFAULT,
       .max = PTS_HOST_GROUPS_MAX,
       .accepted = PTS_UINT_ACCEPTED (PTS_HOST_GROUPS_MAX),
+      .def_text = "any size on one NUMA node, else 64",
       .field = PTS_FIELD (unsigned, host_groups),
       .meaning
       = "An application thread waiting in `clFinish` or `clWaitForEvents` "
         "runs work-groups of the launches it waits for that have at most "
         "this many work-groups, next to the workers: a launch of one "
-        "work-group then needs no worker and no wake-up. Larger launches are "
-        "left to the workers, so their static blocks stay where the "
-        "placement put them. The work-groups run on a stack of the "
+        "work-group then needs no worker and no wake-up, and a big one gets "
+        "the waiting thread's CPU too. Larger launches are left to the "
+        "workers. Unset: launches of any size where the device's threads "
+        "are all on one NUMA node (or the node of a CPU is not known), and "
+        "of at most 64 work-groups where they span several, so that a big "
+        "launch's static blocks, and the pages they first touch, stay with "
+        "the threads the placement put them on; a number applies on every "
+        "machine. The work-groups run on a stack of the "
         "driver's, as big as a worker's, so any thread runs them, a "
         "coroutine or a thread with a small stack too (x86-64 and AArch64; "
         "elsewhere only a thread whose own stack has room for a kernel, as "
@@ -214,6 +220,11 @@ const pts_setting pts_settings[] = {
 const unsigned pts_num_settings
     = sizeof (pts_settings) / sizeof (pts_settings[0]);
 
+/* pts_config.set has a bit per row.  */
+_Static_assert (sizeof (pts_settings) / sizeof (pts_settings[0])
+                    <= 8 * sizeof (unsigned),
+                "more rows than bits in pts_config.set");
+
 static void
 warn_bad_value (const char *name, const char *value, const char *accepted,
                 const char *used)
@@ -308,6 +319,15 @@ pts_setting_value_text (const pts_setting *s, unsigned v, char *buf,
     snprintf (buf, size, "%u", v);
 }
 
+void
+pts_setting_default_text (const pts_setting *s, char *buf, size_t size)
+{
+  if (s->def_text != NULL)
+    snprintf (buf, size, "%s", s->def_text);
+  else
+    pts_setting_value_text (s, s->def, buf, size);
+}
+
 unsigned
 pts_setting_get (const pts_config *c, const pts_setting *s)
 {
@@ -353,13 +373,22 @@ pts_config_read (pts_config *c, char *(*getenv_fn) (const char *))
       unsigned v = s->def;
       if (value != NULL && !pts_setting_parse (s, value, &v))
         {
-          char used[32];
-          pts_setting_value_text (s, s->def, used, sizeof (used));
+          char used[128];
+          pts_setting_default_text (s, used, sizeof (used));
           warn_bad_value (s->name, value, s->accepted, used);
           v = s->def;
         }
+      else if (value != NULL)
+        c->set |= 1u << i;
       setting_store (c, s, v);
     }
+}
+
+bool
+pts_config_is_set (const pts_config *c, const char *name)
+{
+  const pts_setting *s = pts_setting_find (name);
+  return s != NULL && (c->set & (1u << (unsigned)(s - pts_settings))) != 0;
 }
 
 /* The values column of row s: the accepted values with the default first
@@ -367,11 +396,14 @@ pts_config_read (pts_config *c, char *(*getenv_fn) (const char *))
 static void
 markdown_values (FILE *out, const pts_setting *s)
 {
-  char def[32];
-  pts_setting_value_text (s, s->def, def, sizeof (def));
+  char def[128];
+  pts_setting_default_text (s, def, sizeof (def));
   if (s->kind == PTS_SETTING_UINT)
     {
-      fprintf (out, "`0` .. `%u`, default `%s`", s->max, def);
+      if (s->def_text != NULL)
+        fprintf (out, "`0` .. `%u`, default: %s", s->max, def);
+      else
+        fprintf (out, "`0` .. `%u`, default `%s`", s->max, def);
       return;
     }
   fprintf (out, "`%s` (default)", def);

@@ -41,7 +41,9 @@ typedef struct
   bool steal;
   /* POCL_PTHREAD_HOST_GROUPS: application threads waiting in clFinish or
      clWaitForEvents run work-groups of launches of at most this many
-     work-groups (pthread_host.h); 0 turns it off.  */
+     work-groups (pthread_host.h); 0 turns it off.  Unset (see
+     pts_config_is_set): PTS_HOST_GROUPS_DEFAULT, or any size where the
+     device's threads are on one NUMA node (pthread_worker.c).  */
   unsigned host_groups;
   /* POCL_PTHREAD_HOST_SHARE_US: such a thread shares a launch it runs
      with the workers only once the rest of it looks longer than this, in
@@ -52,11 +54,18 @@ typedef struct
      microseconds (P6 of pthread_pool.c); 0: not at all.  Spent spinning:
      none if spin_us is 0.  */
   unsigned host_grace_us;
+  /* Bit i: the variable of row i of the settings table was set to an
+     accepted value; see pts_config_is_set.  */
+  unsigned set;
 } pts_config;
 
 /* Plain numbers: the settings table writes them into its texts.  */
 #define PTS_SPIN_US_DEFAULT 50
 #define PTS_SPIN_US_MAX 100000
+/* POCL_PTHREAD_HOST_GROUPS unset: launches of any size where a device's
+   threads are all on one NUMA node, no first-touch placement being at
+   stake there (pthread_host.h), and of at most this many where they span
+   several.  */
 #define PTS_HOST_GROUPS_DEFAULT 64
 #define PTS_HOST_GROUPS_MAX 100000
 /* About twice a wake-up: with two threads, sharing a rest of R halves it
@@ -93,8 +102,11 @@ typedef struct
   unsigned def;          /* the default: 0/1, a wgd_schedule or the number */
   unsigned max;          /* PTS_SETTING_UINT: the largest accepted value */
   const char *accepted;  /* the accepted values, as warnings name them */
-  size_t field;          /* offsetof (pts_config, the field it sets) */
-  const char *meaning;   /* one line of Markdown, for docs/settings.md */
+  /* What the default is, where it is not simply `def` (one that depends
+     on the machine; the row's user asks pts_config_is_set), or NULL.  */
+  const char *def_text;
+  size_t field;        /* offsetof (pts_config, the field it sets) */
+  const char *meaning; /* one line of Markdown, for docs/settings.md */
 } pts_setting;
 
 /* The settings table, in docs/settings.md's order, and its number of
@@ -115,6 +127,10 @@ bool pts_setting_parse (const pts_setting *s, const char *value,
 void pts_setting_value_text (const pts_setting *s, unsigned v, char *buf,
                              size_t size);
 
+/* Writes row s's default as warnings and docs/settings.md say it: its
+   def_text, or value def as pts_setting_value_text writes it.  */
+void pts_setting_default_text (const pts_setting *s, char *buf, size_t size);
+
 /* The field of c that row s sets, as a number.  */
 unsigned pts_setting_get (const pts_config *c, const pts_setting *s);
 
@@ -133,6 +149,12 @@ bool pts_parse_switch (const char *s, bool *out);
    one warning on stderr naming it and the accepted values, and the
    default is used.  getenv_fn is getenv, or a stand-in for tests.  */
 void pts_config_read (pts_config *c, char *(*getenv_fn) (const char *));
+
+/* Whether variable name, a row of the settings table, was set to an
+   accepted value in the environment pts_config_read read c from (one not
+   accepted gives the default, as if unset, and a warning).  A setting
+   whose default depends on the machine (POCL_PTHREAD_HOST_GROUPS) asks.  */
+bool pts_config_is_set (const pts_config *c, const char *name);
 
 /* The most worker threads a device gets from the environment, unless the
    machine has more CPUs: enough to oversubscribe any machine of today many

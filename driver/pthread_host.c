@@ -252,7 +252,7 @@ bool
 pt_host_may_take (const pt_workers *s, const _cl_command_node *cmd,
                   size_t stack_need)
 {
-  return s->config.host_groups > 0
+  return s->host_groups > 0
          && (pt_pool_command_is_empty (cmd) || host_can_run (stack_need));
 }
 
@@ -298,7 +298,7 @@ pt_host_help (pt_workers *s, size_t stack_need, cl_command_queue cq,
         h = NULL;
     }
   pt_runner *r = h != NULL ? &h->runner : NULL;
-  wanted w = { cq, ev, r != NULL ? s->config.host_groups : 0 };
+  wanted w = { cq, ev, r != NULL ? s->host_groups : 0 };
   _cl_command_node *cmd
       = pt_pool_take_command_if (&s->pool, command_wanted, &w);
   pt_pool_launch *l = NULL;

@@ -26,9 +26,15 @@
    Only launches of at most POCL_PTHREAD_HOST_GROUPS work-groups (0 turns
    this off, markers and barriers included), so that a big launch's static
    blocks, and the pages they first touch, stay with the threads the
-   placement put them on; not those of a sub-device made by affinity
-   domain, whose work-groups keep to its domain's CPUs
-   (pthread_worker.h).
+   placement put them on; unset, of any size where the device's threads
+   are all on one NUMA node, where no such placement is at stake and a
+   thread waiting for a big launch would otherwise spin on a CPU a worker
+   needs (or sleep, B5 of pthread_spin.h, and wait for the completion's
+   wake-up): it runs a share of it instead, counted busy once the launch
+   is published, so that no more helpers are woken than fit beside it
+   (pt_workers.host_groups, P8 of pthread_pool.c).  Not those of a
+   sub-device made by affinity domain, whose work-groups keep to its
+   domain's CPUs (pthread_worker.h).
 
    Where the work-groups' stack is: on x86-64 and AArch64, a stack of the
    driver's, one per application thread, as big as a worker's, with a

@@ -316,15 +316,45 @@ prepare_launch (const pt_kernel_env *env, pt_runner *r, _cl_command_node *cmd)
   return l;
 }
 
-/* Lists l where the workers look for launches; with `wake`, also wakes
-   helpers (a worker that runs the command wakes them when it joins).  */
+/* Whether the calling application thread counts itself busy in a
+   launch it published or joined (pt_pool_host_busy): from then on it
+   runs work-groups beside the workers, on a CPU that P8 of
+   pthread_pool.c must not offer another helper, and that B5-B8 of
+   pthread_spin.h must see taken.  A launch it runs unpublished has no
+   helpers to count against, and pays nothing.  */
+static __thread bool host_counted;
+
+static void
+host_uncount (pt_pool *p)
+{
+  if (host_counted)
+    {
+      pt_pool_host_busy (p, false);
+      host_counted = false;
+    }
+}
+
+/* Lists l where the workers look for launches; with `wake` (an
+   application thread's launch, pthread_host.h), also wakes helpers (a
+   worker that runs the command wakes them when it joins).  */
 static void
 publish (const pt_kernel_env *env, pt_launch *l, bool wake)
 {
   l->published = true;
+  if (wake)
+    {
+      /* Before the wake-ups, so that P8 counts us.  */
+      pt_pool_host_busy (env->pool, true);
+      host_counted = true;
+    }
   pt_pool_push_launch (env->pool, &l->queued);
   if (wake)
-    pt_pool_wake_helpers (env->pool, &l->queued, PT_WAKE_FAN_OUT);
+    {
+      pt_pool_wake_helpers (env->pool, &l->queued, PT_WAKE_FAN_OUT);
+      /* P6: the worker left waiting for this command, which we took,
+         joins now instead of at its grace's end.  */
+      pt_pool_end_graces (env->pool);
+    }
 }
 
 void
@@ -502,6 +532,7 @@ participate (const pt_kernel_env *env, pt_runner *w, pt_pool_launch *q,
          a reference.  */
       if (wgd_unclaimed (d) > 0)
         pt_pool_wake_helpers (p, q, PT_WAKE_FAN_OUT);
+      host_uncount (p);
       launch_release (l);
       return false;
     }
@@ -614,6 +645,7 @@ participate (const pt_kernel_env *env, pt_runner *w, pt_pool_launch *q,
       w->cost_of = kernel_key;
       w->group_cost = cost;
     }
+  host_uncount (p);
   if (wgd_finish (d, done))
     complete_launch (l);
   launch_release (l);
@@ -655,6 +687,7 @@ pt_kernel_host_run (const pt_kernel_env *env, pt_runner *r,
          owners run their blocks, and a guest gets nothing: the workers
          run it all.  */
       publish (env, l, true);
+      host_uncount (env->pool);
       launch_release (l);
       return;
     }
@@ -684,8 +717,12 @@ pt_launch_host_join (const pt_kernel_env *env, pt_runner *r, pt_pool_launch *q)
       if (atomic_compare_exchange_strong_explicit (
               &l->guests_taken, &taken, taken | (1u << g),
               memory_order_relaxed, memory_order_relaxed))
-        return participate (env, r, q, q->dispatch->num_threads + g, NULL,
-                            false);
+        {
+          pt_pool_host_busy (env->pool, true);
+          host_counted = true;
+          return participate (env, r, q, q->dispatch->num_threads + g, NULL,
+                              false);
+        }
       g = (unsigned)-1; /* taken changed: look again from the start */
     }
   launch_release (l);

@@ -50,7 +50,9 @@
       that is about to wait without running anything ends all graces
       (pt_pool_end_graces kicks the workers in one), so a thread that
       waits for something behind the command, a read, say, does not wait
-      out the grace.  A grace is spent spinning, so the workers give none
+      out the grace; and so does one that publishes a launch it took
+      (pthread_kernel.c), so that the worker left waiting for it joins
+      at once.  A grace is spent spinning, so the workers give none
       where spinning is off (POCL_PTHREAD_SPIN_US=0), and it ends early
       when the worker lost its CPU during it, or gave way to a woken
       thread (B2, B4 of pthread_spin.h): on a busy machine the enqueuer
@@ -74,10 +76,11 @@
 
    P8 (no more helpers than CPUs)  A push (P7) and a launch's wake-ups
       take an idle worker as a helper only while the driver's threads
-      that run or are about to (the busy workers, and those woken and not
-      yet running: pt_wake_hint) are fewer than the CPUs the process may
-      run on, counting the workers the same call took, the one for the
-      command included.  A helper beyond
+      that run or are about to (the busy workers, the application threads
+      running a published launch (pt_pool_host_busy), those woken and not
+      yet running: pt_wake_hint, and the workers in a grace, P6) are
+      fewer than the CPUs the process may run on, counting the workers
+      the same call took, the one for the command included.  A helper beyond
       that finds no CPU: it waits on a run queue behind the participants,
       preempts one when it gets there (a context switch each way), and
       holds the range it claimed while it is off its CPU.  With 4 threads
@@ -439,7 +442,8 @@ idle_to_take (const pt_pool *p, unsigned from, unsigned end)
 }
 
 /* P8: how many more helpers fit on the CPUs: the CPUs less the busy
-   workers and those woken and not yet running.  relaxed: hints, read
+   workers and application threads, those woken and not yet running, and
+   the workers in a grace.  relaxed: hints, read
    under the lock; a stale one wakes one helper too many or too few, and
    the participants claim what nobody else does.  */
 static unsigned
@@ -450,7 +454,8 @@ helper_room (pt_pool *p)
     return UINT_MAX;
   unsigned used
       = atomic_load_explicit (&p->woken.busy, memory_order_relaxed)
-        + atomic_load_explicit (&p->woken.woken, memory_order_relaxed);
+        + atomic_load_explicit (&p->woken.woken, memory_order_relaxed)
+        + atomic_load_explicit (&p->graces, memory_order_relaxed);
   return used < p->woken.cpus ? p->woken.cpus - used : 0;
 }
 
@@ -757,6 +762,29 @@ int
 pt_pool_counted_cpu (void)
 {
   return counted_cpu;
+}
+
+void
+pt_pool_host_busy (pt_pool *p, bool busy)
+{
+  /* relaxed: hints, as the workers' own counts (pt_pool_wait).  */
+  if (busy)
+    {
+      atomic_fetch_add_explicit (&p->woken.busy, 1, memory_order_relaxed);
+      int cpu = p->clock.cpu (p->clock.arg);
+      if (cpu >= 0 && (unsigned)cpu < p->woken.busy_on_len)
+        {
+          counted_cpu = cpu;
+          atomic_fetch_add_explicit (&p->woken.busy_on[cpu].n, 1,
+                                     memory_order_relaxed);
+        }
+      return;
+    }
+  atomic_fetch_sub_explicit (&p->woken.busy, 1, memory_order_relaxed);
+  if (counted_cpu >= 0)
+    atomic_fetch_sub_explicit (&p->woken.busy_on[counted_cpu].n, 1,
+                               memory_order_relaxed);
+  counted_cpu = -1;
 }
 
 bool

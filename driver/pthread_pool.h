@@ -269,6 +269,12 @@ void pt_pool_device_threads (const pt_pool *p, cl_device_id dev,
    two waits, counts itself busy on, or -1 (any other thread).  */
 int pt_pool_counted_cpu (void);
 
+/* An application thread that runs work-groups of a published launch
+   counts itself busy (busy), in `busy` and on the CPU it runs on (B8 of
+   pthread_spin.h), as a worker does between two waits, and stops (!busy)
+   when it leaves the launch: P8 and B5-B8 count it among the busy.  */
+void pt_pool_host_busy (pt_pool *p, bool busy);
+
 /* Worker `index` waits for work: returns false at shutdown, else true with
    *out holding a command or a launch of its device.  gave_up_seq: the seq
    of a launch this worker joined in vain last time (0: none), which it is

@@ -197,7 +197,9 @@ typedef struct
 {
   _Atomic unsigned woken;
   /* B5, B6: the driver's workers running work (counted by themselves,
-     from the end of their wait to the start of the next), the idle ones
+     from the end of their wait to the start of the next), and the
+     application threads running work-groups of a published launch
+     (pt_pool_host_busy, for as long as they are in it), the idle ones
      spinning (pthread_pool.c counts them, for their rank), and the CPUs
      the process may run on.  */
   _Atomic unsigned busy;

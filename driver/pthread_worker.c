@@ -364,11 +364,6 @@ pt_workers_start (pt_workers *s, cl_device_id dev, const pts_config *cfg)
                       cfg->skip_claimed);
   if (err != CL_SUCCESS)
     return err;
-  /* A grace is spent spinning (P6 of pthread_pool.c): none where spinning
-     is off.  */
-  uint64_t grace_ns
-      = cfg->spin_us > 0 ? (uint64_t)cfg->host_grace_us * 1000u : 0;
-  pt_pool_count_host_work (&s->pool, cfg->host_groups, grace_ns);
   pthread_mutex_init (&s->host_stats_lock, NULL);
 
   /* The margin for aligning local buffers is the one in-tree PoCL uses:
@@ -417,6 +412,23 @@ pt_workers_start (pt_workers *s, cl_device_id dev, const pts_config *cfg)
   for (unsigned i = 1; s->node_of != NULL && i < s->num_threads; ++i)
     one_node &= s->node_of[i] == s->node_of[0];
   s->env.node_of = s->cpu_of != NULL && !one_node ? s->node_of : NULL;
+
+  /* Application threads run work-groups of launches of any size by
+     default where the threads are all on one node, pinned or not: no
+     first-touch placement is at stake, and a thread that waits for a big
+     launch otherwise takes a CPU from the workers or sleeps until the
+     completion wakes it (pthread_host.h).  Unknown nodes count as one,
+     as they do for stealing.  Decided before any worker runs, so the
+     pool's count of such work (H1) never changes meaning.  */
+  s->host_groups = cfg->host_groups;
+  if (s->host_groups > 0 && one_node
+      && !pts_config_is_set (cfg, "POCL_PTHREAD_HOST_GROUPS"))
+    s->host_groups = UINT64_MAX;
+  /* A grace is spent spinning (P6 of pthread_pool.c): none where spinning
+     is off.  */
+  uint64_t grace_ns
+      = cfg->spin_us > 0 ? (uint64_t)cfg->host_grace_us * 1000u : 0;
+  pt_pool_count_host_work (&s->pool, s->host_groups, grace_ns);
 
   /* At least WORKER_STACK_SIZE, never less than the default (which follows
      RLIMIT_STACK on Linux and may be larger); the default if the size is

@@ -52,6 +52,11 @@ struct pt_workers
   pt_pool pool;      /* the queues */
   pt_kernel_env env; /* what launches are made with */
   pts_config config;
+  /* The largest launch, in work-groups, of which application threads
+     run work-groups (pthread_host.h): POCL_PTHREAD_HOST_GROUPS, or where
+     it is unset and the threads are all on one NUMA node, UINT64_MAX
+     (pt_workers_start).  0: none.  */
+  uint64_t host_groups;
   unsigned num_threads;
   size_t stack_size; /* of each worker */
   pt_worker *workers;

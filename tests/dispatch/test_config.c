@@ -102,7 +102,8 @@ static const struct
   { "POCL_PTHREAD_SCHEDULE", "static, guided", "static" },
   { "POCL_AFFINITY", "0, 1", "0" },
   { "POCL_PTHREAD_SPIN_US", "a whole number 0..100000", "50" },
-  { "POCL_PTHREAD_HOST_GROUPS", "a whole number 0..100000", "64" },
+  { "POCL_PTHREAD_HOST_GROUPS", "a whole number 0..100000",
+    "any size on one NUMA node, else 64" },
   { "POCL_PTHREAD_HOST_SHARE_US", "a whole number 0..100000", "5" },
   { "POCL_PTHREAD_HOST_GRACE_US", "a whole number 0..100000", "30" },
   { "POCL_PTHREAD_STATS", "0, 1", "0" },
@@ -121,19 +122,21 @@ check_table (void)
   for (unsigned i = 0; i < pts_num_settings && i < NROWS; ++i)
     {
       const pts_setting *s = &pts_settings[i];
-      char def[64], want[256];
+      char def[128], want[256];
       CHECK (strcmp (s->name, rows_expected[i].name) == 0,
              "row %u is %s, want %s", i, s->name, rows_expected[i].name);
       CHECK (pts_setting_find (s->name) == s, "%s: pts_setting_find", s->name);
       CHECK (strcmp (s->accepted, rows_expected[i].accepted) == 0,
              "%s: accepted '%s', want '%s'", s->name, s->accepted,
              rows_expected[i].accepted);
-      pts_setting_value_text (s, s->def, def, sizeof (def));
+      pts_setting_default_text (s, def, sizeof (def));
       CHECK (strcmp (def, rows_expected[i].used) == 0,
              "%s: default '%s', want '%s'", s->name, def,
              rows_expected[i].used);
-      /* The default is accepted, and means itself.  */
+      /* The default is accepted, and means itself; one that depends on
+         the machine is a value for where it does not.  */
       unsigned v = ~0u;
+      pts_setting_value_text (s, s->def, def, sizeof (def));
       CHECK (pts_setting_parse (s, def, &v) && v == s->def,
              "%s: the default '%s' does not parse to itself", s->name, def);
       /* A meaning is one cell of a Markdown table.  */
@@ -265,7 +268,7 @@ check_row_value (const pts_setting *s, const char *value, bool accepted,
                  unsigned want)
 {
   pts_config c;
-  char msg[1024], expect[1024], used[64];
+  char msg[1024], expect[1024], used[128];
   read_with (s->name, value, &c, msg, sizeof (msg));
   unsigned got = pts_setting_get (&c, s);
   unsigned parsed = 12345;
@@ -277,10 +280,14 @@ check_row_value (const pts_setting *s, const char *value, bool accepted,
       CHECK (got == want, "%s='%s': %u, want %u", s->name, value, got, want);
       CHECK (ok && parsed == want, "%s='%s': pts_setting_parse", s->name,
              value);
+      CHECK (pts_config_is_set (&c, s->name), "%s='%s': not seen as set",
+             s->name, value);
     }
   else
     {
-      pts_setting_value_text (s, s->def, used, sizeof (used));
+      CHECK (!pts_config_is_set (&c, s->name),
+             "%s='%s': not accepted, but seen as set", s->name, value);
+      pts_setting_default_text (s, used, sizeof (used));
       expected_warning (expect, sizeof (expect), s->name, value, s->accepted,
                         used);
       CHECK (strcmp (msg, expect) == 0,
@@ -637,6 +644,9 @@ main (int argc, char **argv)
          "the defaults are wrong");
   CHECK (msg[0] == '\0', "nothing set, but printed: %s", msg);
   check_others_default (&c, NULL, "nothing set");
+  CHECK (c.set == 0 && !pts_config_is_set (&c, "POCL_PTHREAD_HOST_GROUPS")
+             && !pts_config_is_set (&c, "POCL_PTHREAD_NOSUCH"),
+         "nothing set, but some variable is seen as set");
 
   check_table ();
   check_every_row ();

@@ -17,7 +17,8 @@
    worker's search, which every interleaving here may have anyway (a
    kicked worker's next step, retaking the lock, may come at any time),
    and its end by pt_pool_end_graces is one more kick: no new behaviour
-   to model.
+   to model; nor is the end of the graces when an application thread
+   publishes a launch it took (pthread_kernel.c), which is that call.
 
    The actors: W workers of one device; a host thread that pushes the
    commands, waits until all have completed (as clFinish would) and shuts
@@ -40,7 +41,9 @@
    PUSH_HELPERS: the helpers a push of the NDRange command takes besides
    the worker for it (P7: 2 by default, as PT_PUSH_HELPERS; 0 as before
    P7, and as for a command left to its enqueuer, P6); CAP 1: P8, no more
-   helpers than CPUs: the room is a hint that may be anything, so each
+   helpers than CPUs: the room is a hint that may be anything (whatever
+   it counts: busy workers, application threads in a published launch,
+   those woken, those in a grace), so each
    call of pt_pool_wake_helpers of a launch whose participants may run
    every block (STEAL 1) takes any number from none to the fan-out (the
    push's helpers are capped too: PUSH_HELPERS 0 and 1 are those pushes);

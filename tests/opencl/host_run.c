@@ -2,7 +2,7 @@
    launch itself when no worker can (pthread_host.h).
 
    Usage: host_run expect-host|expect-wait|expect-domain|expect-ooo|
-                   expect-stack|expect-coroutine
+                   expect-stack|expect-coroutine|expect-big|expect-big-wait
    Every worker is first made busy: a launch of one work-group per thread
    (local size 1) whose work-groups count themselves in and then wait for
    a flag the program sets at the end.  A worker stuck in one of them can
@@ -50,7 +50,15 @@
        x86-64 and AArch64), both modes expect the old behaviour instead:
        thread 1 leaves its launch to the workers and waits until the
        program frees them, once thread 2 ran its own launch and returned
-       (and, expect-stack, thread 1 is past its marker).
+       (and, expect-stack, thread 1 is past its marker);
+     - expect-big: thread 1's launch has 1024 work-groups, with
+       POCL_PTHREAD_HOST_GROUPS unset: on a device whose threads are all
+       on one NUMA node it runs all of them itself, and both threads
+       return early, as in expect-host; on several nodes, where big
+       launches are left to the workers, it reports itself skipped;
+     - expect-big-wait: the same launch with POCL_PTHREAD_HOST_GROUPS=64
+       set, which applies on every machine: thread 1 waits until the
+       program frees the workers, once thread 2 ran its own launch.
    Which thread ran how many work-groups is the `host` field of
    POCL_PTHREAD_STATS; check_host_run.sh checks it.
 
@@ -124,6 +132,7 @@ typedef struct
   int marker_early;       /* ... and that wait returned before they were */
   atomic_int marker_done; /* ... and that wait has returned */
   int hits_once;          /* expect-ooo: every counted work-item ran once */
+  size_t groups;          /* the launch's work-groups, of one work-item */
   cl_command_queue q;
   cl_mem out;  /* read once the workers are free: reads are theirs */
   cl_mem hits; /* expect-ooo: over `hits` */
@@ -178,7 +187,7 @@ run_small (void *arg)
   CL_OK (clSetKernelArg (s->small, 1, sizeof (a), &a));
   CL_OK (clSetKernelArg (s->small, 2, sizeof (b), &b));
   CL_OK (clSetKernelArg (s->small, 3, sizeof (d), &d));
-  size_t one = 1;
+  size_t one = 1, groups = s->groups > 0 ? s->groups : 1;
   if (s->marker_first)
     {
       CL_OK (clEnqueueMarkerWithWaitList (q, 0, NULL, NULL));
@@ -189,7 +198,7 @@ run_small (void *arg)
   fesetround (FE_DOWNWARD);
   unsigned csr = _mm_getcsr () | 0x8040; /* FTZ | DAZ */
   _mm_setcsr (csr);
-  CL_OK (clEnqueueNDRangeKernel (q, s->small, 1, NULL, &one, &one, 0, NULL,
+  CL_OK (clEnqueueNDRangeKernel (q, s->small, 1, NULL, &groups, &one, 0, NULL,
                                  NULL));
   s->q = q;
   if (s->count != NULL)
@@ -278,12 +287,14 @@ main (int argc, char **argv)
       || (strcmp (argv[1], "expect-host") && strcmp (argv[1], "expect-wait")
           && strcmp (argv[1], "expect-domain")
           && strcmp (argv[1], "expect-ooo") && strcmp (argv[1], "expect-stack")
-          && strcmp (argv[1], "expect-coroutine")))
+          && strcmp (argv[1], "expect-coroutine")
+          && strcmp (argv[1], "expect-big")
+          && strcmp (argv[1], "expect-big-wait")))
     {
       fprintf (stderr,
                "usage: %s "
                "expect-host|expect-wait|expect-domain|expect-ooo|"
-               "expect-stack|expect-coroutine\n",
+               "expect-stack|expect-coroutine|expect-big|expect-big-wait\n",
                argv[0]);
       return 2;
     }
@@ -292,15 +303,36 @@ main (int argc, char **argv)
   int expect_stack = strcmp (argv[1], "expect-stack") == 0;
   int expect_coroutine = strcmp (argv[1], "expect-coroutine") == 0;
   int expect_wait = strcmp (argv[1], "expect-wait") == 0;
+  int expect_big = strcmp (argv[1], "expect-big") == 0;
+  int expect_big_wait = strcmp (argv[1], "expect-big-wait") == 0;
   /* Thread 1 runs a kernel its own stack cannot hold.  */
   int deep = expect_stack || expect_coroutine;
-  int expect_host = expect_ooo || strcmp (argv[1], "expect-host") == 0
+  int expect_host = expect_ooo || expect_big
+                    || strcmp (argv[1], "expect-host") == 0
                     || (deep && DRIVER_STACK);
   /* Thread 1 waits for the workers, thread 2 runs its launch.  */
-  int one_waits = expect_domain || (deep && !DRIVER_STACK);
+  int one_waits = expect_domain || expect_big_wait || (deep && !DRIVER_STACK);
   cltest_env e;
   cltest_open (&e, source, NULL);
   cl_uint cus = cltest_compute_units (e.dev);
+  if (expect_big)
+    {
+      /* Several NUMA nodes: no sub-device by NUMA domain fails to be
+         made.  Asked before any worker is made busy.  */
+      cl_device_partition_property by_node[]
+          = { CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
+              CL_DEVICE_AFFINITY_DOMAIN_NUMA, 0 };
+      cl_uint n = 0;
+      if (clCreateSubDevices (e.dev, by_node, 0, NULL, &n) == CL_SUCCESS
+          && n >= 2)
+        {
+          printf ("skipped: the device spans %u NUMA nodes, where launches "
+                  "above 64 work-groups are left to the workers\n",
+                  n);
+          cltest_close (&e);
+          return 77;
+        }
+    }
   cl_kernel small1 = cltest_kernel (&e, deep ? "deep" : "small");
   cl_kernel small2 = cltest_kernel (&e, "small");
   cl_kernel count = expect_ooo ? cltest_kernel (&e, "count") : NULL;
@@ -352,7 +384,8 @@ main (int argc, char **argv)
                    .small = expect_domain ? small_sub : small1,
                    .count = count,
                    .marker_first = expect_stack,
-                   .on_coroutine = expect_coroutine },
+                   .on_coroutine = expect_coroutine,
+                   .groups = expect_big || expect_big_wait ? 1024 : 1 },
             s2 = { .e = &e, .small = small2 };
   pthread_attr_t attr;
   pthread_attr_init (&attr);
@@ -418,6 +451,11 @@ main (int argc, char **argv)
     CHECK (!s1.returned_early && s2.returned_early,
            "a launch of a NUMA sub-device ran on the waiting thread (%d), or "
            "one of the root device did not (%d)",
+           s1.returned_early, !s2.returned_early);
+  else if (expect_big_wait)
+    CHECK (!s1.returned_early && s2.returned_early,
+           "a launch above POCL_PTHREAD_HOST_GROUPS ran on the waiting "
+           "thread (%d), or a small one did not (%d)",
            s1.returned_early, !s2.returned_early);
   else
     CHECK (!s1.returned_early,

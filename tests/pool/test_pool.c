@@ -1210,6 +1210,7 @@ on_alarm (int sig)
 
 static void test_watch (void);
 static void test_busy_cpu (void);
+static void test_host_busy (void);
 
 static const struct
 {
@@ -1231,6 +1232,7 @@ static const struct
   { "helpers_cpus", test_helpers_cpus },
   { "watch", test_watch },
   { "busy_cpu", test_busy_cpu },
+  { "host_busy", test_host_busy },
 };
 
 /* B8 of pthread_spin.h: a worker that leaves pt_pool_wait with work
@@ -1392,4 +1394,87 @@ main (int argc, char **argv)
       return 2;
     }
   return check_finish ("pool");
+}
+
+/* P8 counts an application thread that runs a published launch
+   (pt_pool_host_busy), and the workers in a grace (P6), as it counts busy
+   workers: 2 CPUs, 4 sleeping workers.  A push of 64 work-groups takes
+   the command's worker and one helper; with the application thread
+   counted busy, the command's worker only; with a worker in a grace
+   (taken for a small command its enqueuer may run), the same.  And the
+   count itself: busy once, on the CPU the clock says (B8), and gone
+   again.  */
+static void
+test_host_busy (void)
+{
+  enum
+  {
+    T = 4
+  };
+  for (int c = 0; c < 3; ++c)
+    {
+      const uint64_t hour = 3600ull * 1000000000u;
+      pt_pool p;
+      scripted_clock clk;
+      pool_init (&p, T);
+      scripted_clock_use (&p, &clk, 0, 0);
+      clk.cpu = 0;
+      p.woken.cpus = 2;
+      atomic_store_explicit (&p.woken.busy, 0, memory_order_relaxed);
+      pt_pool_count_host_work (&p, 4, hour);
+      for (unsigned i = 0; i < T; ++i)
+        set_idle (&p, i, false, true);
+      _cl_command_node small, cmd;
+      command_init (&small, 1);
+      small.device = &root;
+      command_init (&cmd, 64);
+      cmd.device = &root;
+      if (c == 1)
+        {
+          pt_pool_host_busy (&p, true);
+          CHECK (atomic_load (&p.woken.busy) == 1
+                     && atomic_load (&p.woken.busy_on[0].n) == 1
+                     && pt_pool_counted_cpu () == 0,
+                 "an application thread counted busy: busy %u, on CPU 0 "
+                 "%u, counted on %d, want 1, 1 and 0",
+                 atomic_load (&p.woken.busy),
+                 atomic_load (&p.woken.busy_on[0].n), pt_pool_counted_cpu ());
+        }
+      if (c == 2)
+        {
+          /* A grace for worker 0, which then runs (its grace spin): no
+             longer counted as woken.  */
+          pt_pool_push_command (&p, &small, true);
+          pt_pool_woken_add (&p, -1, -1);
+        }
+      unsigned before = T - count_woken (&p, 0, T);
+      pt_pool_push_command (&p, &cmd, false);
+      unsigned taken = before - (T - count_woken (&p, 0, T));
+      unsigned want = c == 0 ? 2 : 1;
+      CHECK (taken == want,
+             "a push of 64 work-groups on 2 CPUs, %s, took %u workers, "
+             "want %u (P8)",
+             c == 0   ? "nobody busy"
+             : c == 1 ? "an application thread busy"
+                      : "a worker in a grace",
+             taken, want);
+      if (c == 1)
+        {
+          pt_pool_host_busy (&p, false);
+          CHECK (atomic_load (&p.woken.busy) == 0
+                     && atomic_load (&p.woken.busy_on[0].n) == 0
+                     && pt_pool_counted_cpu () == -1,
+                 "an application thread uncounted: busy %u, on CPU 0 %u, "
+                 "counted on %d, want 0, 0 and -1",
+                 atomic_load (&p.woken.busy),
+                 atomic_load (&p.woken.busy_on[0].n), pt_pool_counted_cpu ());
+        }
+      /* Leave nobody marked woken for a queued command.  */
+      while (pt_pool_take_command_if (&p, take_any, NULL) != NULL)
+        ;
+      pt_pool_end_graces (&p);
+      pool_destroy (&p);
+    }
+  printf ("host_busy: an application thread in a published launch, and a "
+          "worker in a grace, count against the CPUs for helpers (P8)\n");
 }
