@@ -263,6 +263,7 @@ typedef struct
   const pt_kernel_env *env;
   pt_runner *r;
   _cl_command_node *cmd;
+  unsigned graced; /* pt_pool_take_command_if */
   pt_pool_launch *l;
   bool ran;
 } host_run;
@@ -272,7 +273,7 @@ host_run_here (void *arg)
 {
   host_run *h = arg;
   if (h->cmd != NULL)
-    pt_kernel_host_run (h->env, h->r, h->cmd);
+    pt_kernel_host_run (h->env, h->r, h->cmd, h->graced);
   else
     h->ran = pt_launch_host_join (h->env, h->r, h->l);
 }
@@ -299,8 +300,9 @@ pt_host_help (pt_workers *s, size_t stack_need, cl_command_queue cq,
     }
   pt_runner *r = h != NULL ? &h->runner : NULL;
   wanted w = { cq, ev, r != NULL ? s->host_groups : 0 };
+  unsigned graced;
   _cl_command_node *cmd
-      = pt_pool_take_command_if (&s->pool, command_wanted, &w);
+      = pt_pool_take_command_if (&s->pool, command_wanted, &w, &graced);
   pt_pool_launch *l = NULL;
   if (cmd == NULL && r != NULL)
     l = pt_pool_join_launch_if (&s->pool, launch_wanted, &w);
@@ -327,7 +329,7 @@ pt_host_help (pt_workers *s, size_t stack_need, cl_command_queue cq,
 #if HAVE_MXCSR
   unsigned csr = _mm_getcsr ();
 #endif
-  host_run run = { &s->env, r, cmd, l, true };
+  host_run run = { &s->env, r, cmd, graced, l, true };
   if (on_own_stack)
     host_run_here (&run);
   else

@@ -9,6 +9,10 @@
        it runs it as guest 0 of the launch, claiming before the launch is
        published, so that a launch of one work-group (or whose first
        block is one work-group) needs no worker and no wake-up at all;
+       it takes over the block below that of the worker taken for the
+       command (P6 of pthread_pool.c), which runs its own, or the last
+       block when none was taken, so that from one launch to the next the
+       same work-groups run on the same threads;
        then it runs work-groups alone while the rest looks cheaper than a
        wake-up (rule S1, pthread_share.h), and once it does not, the
        workers are woken as for any launch and take the rest;

@@ -661,13 +661,17 @@ pt_launch_participate (const pt_kernel_env *env, pt_runner *w,
 
 void
 pt_kernel_host_run (const pt_kernel_env *env, pt_runner *r,
-                    _cl_command_node *cmd)
+                    _cl_command_node *cmd, unsigned graced)
 {
   pt_launch *l = prepare_launch (env, r, cmd);
   if (l == NULL)
     return;
   wgd_launch *d = l->queued.dispatch;
   const unsigned tid = d->num_threads; /* guest 0, ours */
+  const unsigned first_thread = l->queued.first_thread;
+  if (graced >= first_thread && graced - first_thread < d->num_threads)
+    wgd_launch_set_guest_first (d, (graced - first_thread + d->num_threads - 1)
+                                       % d->num_threads);
   /* relaxed: nobody else sees l until pt_pool_push_launch publishes it.  */
   atomic_store_explicit (&l->guests_taken, 1u, memory_order_relaxed);
   atomic_store_explicit (&l->queued.refs, 1, memory_order_relaxed);

@@ -111,9 +111,15 @@ bool pt_launch_participate (const pt_kernel_env *env, pt_runner *r,
    and wakes nobody.  Then it runs work-groups alone while the rest looks
    cheaper than a wake-up (rule S1, pthread_share.h), publishes the launch
    and wakes workers as a joiner would once it does not, and runs
-   work-groups until none are left to claim.  */
+   work-groups until none are left to claim.  graced: the worker (pool
+   index) taken for cmd with a grace (P6 of pthread_pool.c), which joins
+   the launch once it is published, or UINT_MAX.  Its block is
+   left to it: the thread takes over the block below it first
+   (wgd_launch_set_guest_first), the highest one when none is known, so
+   that from one launch to the next the same blocks go to the same
+   threads.  */
 void pt_kernel_host_run (const pt_kernel_env *env, pt_runner *r,
-                         _cl_command_node *cmd);
+                         _cl_command_node *cmd, unsigned graced);
 
 /* An application thread holding a reference to published launch l
    (pt_pool_join_launch_if) joins it as a free guest and runs work-groups

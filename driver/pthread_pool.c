@@ -104,13 +104,23 @@
       runs one work-group that waits for a flag).  So a wake-up that P8
       cuts short while an idle worker of the device is left marks its
       launch (capped_at), and a watch thread (pt_pool_watch), looking
-      every PT_WATCH_TICK_NS while a listed launch is marked, takes every
-      idle worker of the device of each launch marked a tick or more
-      before that still has unclaimed work-groups, as P2 and P3 take a
-      worker, for no command, without the cap; it unmarks the launch
-      either way (a later cut marks it again).  So every thread of a
-      launch runs at most two ticks after a wake-up left it asleep,
-      whatever the work-groups do.  A tick (1 ms) is longer than the
+      every PT_WATCH_TICK_NS while a listed launch is marked, looks at
+      each launch marked a tick or more before that still has unclaimed
+      work-groups.  If a work-group was claimed since the mark (the units
+      left in the block words changed, wgd_left_in_words), somebody is
+      not stuck, and that somebody claims until nothing is left, so it
+      marks the launch again from now; else it takes every idle worker of
+      the launch's device, as P2 and P3 take a worker, for no command,
+      without the cap, and unmarks the launch (a later cut marks it
+      again).  So every thread of a launch runs at most two ticks after
+      the launch's claims stopped with work-groups unclaimed, whatever the
+      work-groups do; and a long launch that its participants run on
+      keeps them alone, so that the same work-groups stay on the same
+      threads from one launch to the next (a worker that came after a
+      tick stole from the others' blocks: balanced launches of 1024
+      work-groups of about 10 us each, 2 threads, the waiting thread
+      running a share, ran 0.78 of their work-groups on the thread of the
+      launch before, 0.95 with this rule).  A tick (1 ms) is longer than the
       launches P8 is for and shorter than a time slice.  The watch costs
       unmarked launches nothing: it sleeps until a launch is marked (the
       marker signals it), and after the last marked launch leaves the
@@ -119,6 +129,22 @@
       Loses nothing: a taken worker searches (P1) and joins the launch or
       goes idle again; one taken for a launch that finished meanwhile
       finds nothing.
+
+   P10 (no thief beside full CPUs)  A worker that searches on its own (P1:
+      before it goes idle, or when its spin ended without a kick), not
+      taken by a pusher, a launch's wake-up or the watch, passes over a
+      launch where it has no block of its own left (wgd_thread_has_work;
+      an application thread took it over, say) while the participants
+      there can run every block (wgd_others_may_run) and the threads
+      that run or are about to fill the CPUs (helper_room, as P8 counts
+      them).  It would only steal from the others' blocks and take a CPU
+      from one of them: on 2 CPUs a launch's waiting thread runs a share
+      of it, and an idle worker that joined besides the one woken made
+      three threads for two CPUs and moved work-groups from one launch to
+      the next.  The pass marks the launch for the watch as P8's cut does
+      (P9).  Loses nothing: the participants claim until nothing is left
+      (P8's argument), and the watch takes the worker if their claims
+      stop; a worker taken for the launch is never passed over.
 
    H1 (the application threads' hint)  host_work counts the queued NDRange
       commands and the listed launches of at most host_groups work-groups,
@@ -350,9 +376,11 @@ kick (pt_pool *p, unsigned index)
 /* P6: worker `index`, about to be taken, leaves its command alone until
    host_grace_ns from now.  Under the lock.  */
 static void
-grace_start (pt_pool *p, unsigned index)
+grace_start (pt_pool *p, unsigned index, const _cl_command_node *cmd)
 {
   p->idle[index].grace_until = p->clock.now (p->clock.arg) + p->host_grace_ns;
+  p->grace_cmd = cmd;
+  p->grace_worker = index;
   /* relaxed: changed under the lock only; pt_pool_end_graces reads it
      without the lock as a hint.  */
   unsigned n = atomic_load_explicit (&p->graces, memory_order_relaxed);
@@ -459,6 +487,19 @@ helper_room (pt_pool *p)
   return used < p->woken.cpus ? p->woken.cpus - used : 0;
 }
 
+/* Marks launch l for the watch (P9), unless it is marked already.  Under
+   the lock.  Returns whether the watch sleeps and must be signalled.  */
+static bool
+mark_capped (pt_pool *p, pt_pool_launch *l)
+{
+  if (l->capped_at != 0)
+    return false;
+  l->capped_at = p->clock.now (p->clock.arg) | 1;
+  l->capped_left = wgd_left_in_words (l->dispatch);
+  p->capped++;
+  return p->watch_idle;
+}
+
 void
 pt_pool_push_command (pt_pool *p, _cl_command_node *cmd, bool by_waiter)
 {
@@ -502,7 +543,7 @@ pt_pool_push_command (pt_pool *p, _cl_command_node *cmd, bool by_waiter)
       if (room > 0)
         room--;
       if (n == 0 && grace)
-        grace_start (p, i);
+        grace_start (p, i, cmd);
       if (take_idle (p, i, n == 0 ? cmd : NULL))
         woken[k++] = i;
     }
@@ -611,12 +652,8 @@ pt_pool_wake_helpers (pt_pool *p, pt_pool_launch *l, unsigned n)
      for the watch, which wakes the rest a tick later if the launch still
      has work-groups to claim (P9).  One with every worker busy leaves
      nobody: they search before they go idle (P1).  */
-  if (cut && l->capped_at == 0 && first_set (p->idle_bits, first, end) != end)
-    {
-      l->capped_at = p->clock.now (p->clock.arg) | 1;
-      p->capped++;
-      signal_watch = p->watch_idle;
-    }
+  if (cut && first_set (p->idle_bits, first, end) != end)
+    signal_watch = mark_capped (p, l);
   pthread_mutex_unlock (&p->lock);
   for (unsigned i = 0; i < k; ++i)
     wake_signal (p, woken[i]);
@@ -650,15 +687,25 @@ pt_pool_launch_release (pt_pool_launch *l)
 }
 
 /* A launch of worker `index`'s device with work-groups left, or NULL.
-   Under the lock.  */
+   by_self: the worker searches on its own, not taken for this search
+   (P10).  Under the lock.  */
 static pt_pool_launch *
-find_launch (pt_pool *p, unsigned index, uint64_t gave_up_seq)
+find_launch (pt_pool *p, unsigned index, uint64_t gave_up_seq, bool by_self)
 {
   pt_pool_launch *l;
   DL_FOREACH (p->launches, l)
   {
     if (index < l->first_thread || index >= l->first_thread + l->num_threads)
       continue;
+    /* P10: a thief that would only take a CPU from a participant.  */
+    if (by_self && wgd_others_may_run (l->dispatch)
+        && !wgd_thread_has_work (l->dispatch, index - l->first_thread)
+        && wgd_unclaimed (l->dispatch) > 0 && helper_room (p) == 0)
+      {
+        if (mark_capped (p, l))
+          pthread_cond_signal (&p->watch_wake);
+        continue;
+      }
     /* The skip: a launch whose work-groups are all claimed is finishing;
        joining it would only find nothing to do.  Its last claimer is
        about to take it out of the list.  The count can lag behind the
@@ -715,9 +762,10 @@ take_this_command (pt_pool *p, unsigned index, const _cl_command_node *cmd)
 _cl_command_node *
 pt_pool_take_command_if (pt_pool *p,
                          bool (*match) (const _cl_command_node *, void *),
-                         void *arg)
+                         void *arg, unsigned *graced)
 {
   _cl_command_node *cmd, *found = NULL;
+  unsigned worker = UINT_MAX;
   pthread_mutex_lock (&p->lock);
   DL_FOREACH (p->commands, cmd)
   {
@@ -728,7 +776,14 @@ pt_pool_take_command_if (pt_pool *p,
         break;
       }
   }
+  if (found != NULL && found == p->grace_cmd)
+    {
+      worker = p->grace_worker;
+      p->grace_cmd = NULL;
+    }
   pthread_mutex_unlock (&p->lock);
+  if (graced != NULL)
+    *graced = worker;
   return found;
 }
 
@@ -803,6 +858,9 @@ pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
   /* Whether this idle spell already had its spin: then it sleeps; and how
      that spin ended and when it began, to learn from (B3).  */
   bool spun = false;
+  /* Whether this search is our own, no pusher, wake-up or watch having
+     taken us for it (P10): the first one is (P1).  */
+  bool by_self = true;
   pt_spin_end spin_end = PT_SPIN_EXPIRED;
   uint64_t spin_start = 0;
   out->command = NULL;
@@ -831,6 +889,7 @@ pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
                            &p->woken, PT_SPIN_GRACE);
           pthread_mutex_lock (&p->lock);
           grace_clear (p, index);
+          by_self = false;
           continue; /* shutdown first; woken_for is still set */
         }
       me->woken_for = NULL;
@@ -840,7 +899,7 @@ pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
           if (out->command != NULL)
             break;
         }
-      pt_pool_launch *l = find_launch (p, index, gave_up_seq);
+      pt_pool_launch *l = find_launch (p, index, gave_up_seq, by_self);
       if (l != NULL)
         {
           /* relaxed: the list holds a reference while l is linked, and we
@@ -875,6 +934,7 @@ pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
           if (spin_end == PT_SPIN_CHANGED)
             pt_spin_learn (&me->spin, p->spin_ns, spin_end, 0);
           spun = spin_end != PT_SPIN_CHANGED;
+          by_self = spun; /* a kick took us (P2), or nobody did */
           pthread_mutex_lock (&p->lock);
           /* Cleared already if a pusher took us (P2).  */
           pt_idle_set (p, index, false, false);
@@ -890,6 +950,7 @@ pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
          here, so no such count is missed or taken twice.  */
       pt_pool_woken_add (p, -1, -1);
       pt_idle_set (p, index, false, false);
+      by_self = false; /* taken (P3), or the shutdown */
       /* B3: would a longer spin have caught this wake-up?  */
       if (spun)
         pt_spin_learn (&me->spin, p->spin_ns, spin_end,
@@ -982,10 +1043,22 @@ pt_pool_watch_look (pt_pool *p, uint64_t now)
     {
       if (l->capped_at == 0 || now - l->capped_at < PT_WATCH_TICK_NS)
         continue;
+      if (wgd_unclaimed (l->dispatch) == 0)
+        {
+          l->capped_at = 0;
+          p->capped--;
+          continue;
+        }
+      /* P9: claimed since the mark: somebody is not stuck.  */
+      uint64_t left = wgd_left_in_words (l->dispatch);
+      if (left != l->capped_left)
+        {
+          l->capped_at = now | 1;
+          l->capped_left = left;
+          continue;
+        }
       l->capped_at = 0;
       p->capped--;
-      if (wgd_unclaimed (l->dispatch) == 0)
-        continue;
       /* Every idle worker of the device, work of its own or not: the
          work left may be in the words of participants that are stuck in
          work-groups waiting for others, where only a thief gets it.

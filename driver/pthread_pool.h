@@ -81,6 +81,9 @@ typedef struct pt_pool_launch
      pool's clock, or 0: the watch thread wakes them a tick later (P9).
      Under the pool lock.  */
   uint64_t capped_at;
+  /* wgd_left_in_words when capped_at was set: the watch takes the
+     sleepers only if nobody claimed since (P9).  Under the pool lock.  */
+  uint64_t capped_left;
 } pt_pool_launch;
 
 /* The idle state of one worker, by pool index.  Under the pool lock, but
@@ -125,6 +128,10 @@ typedef struct
   /* The workers whose grace_until is set (P6).  Changed under the lock
      only; read without it, as a hint, by pt_pool_end_graces.  */
   _Atomic unsigned graces;
+  /* The command of the latest grace, compared only, and the worker taken
+     for it (pt_pool_take_command_if).  Under the lock.  */
+  const _cl_command_node *grace_cmd;
+  unsigned grace_worker;
 
   /* The threads a futex wake-up of the driver made runnable and that
      have not run since (B4 of pthread_spin.h, which spinners read): the
@@ -308,7 +315,8 @@ void pt_pool_watch (pt_pool *p);
 
 /* One look of the watch at time now (pool clock): takes every idle
    worker of each listed launch whose helpers were capped at least a tick
-   before now and that still has unclaimed work-groups, and signals the
+   before now, that still has unclaimed work-groups, and where nobody
+   claimed since (else it marks the launch again from now), and signals the
    sleepers among them.  Returns the workers taken.  For pt_pool_watch and
    tests.  */
 unsigned pt_pool_watch_look (pt_pool *p, uint64_t now);
@@ -339,10 +347,12 @@ void pt_pool_wake_helpers (pt_pool *p, pt_pool_launch *l, unsigned n);
 /* An application thread waiting for its commands (pthread_host.h): the
    oldest queued command that match (cmd, arg) accepts, removed from the
    queue, or NULL.  A worker taken for that command finds it gone (P5)
-   and looks for other work.  */
+   and looks for other work.  graced, unless NULL: the pool index of the
+   worker taken for the command with the latest grace (P6), which comes
+   to its launch once the grace ends, or UINT_MAX.  */
 _cl_command_node *pt_pool_take_command_if (
     pt_pool *p, bool (*match) (const _cl_command_node *cmd, void *arg),
-    void *arg);
+    void *arg, unsigned *graced);
 
 /* The same thread: the oldest listed launch with work-groups left that
    match (l, arg) accepts, with a reference taken for the caller (dropped

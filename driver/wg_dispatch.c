@@ -325,6 +325,7 @@ wgd_launch_init_units (wgd_launch *l, wgd_schedule schedule,
   l->num_units
       = (uint32_t)(num_groups / l->grain + (num_groups % l->grain != 0));
   l->num_guests = 0;
+  l->guest_first = l->num_threads - 1;
   l->node_of = NULL;
   l->steal = true;
   l->clock = NULL;
@@ -362,6 +363,13 @@ void
 wgd_launch_set_nodes (wgd_launch *l, const int *node_of)
 {
   l->node_of = node_of;
+}
+
+void
+wgd_launch_set_guest_first (wgd_launch *l, unsigned first)
+{
+  if (first < l->num_threads)
+    l->guest_first = first;
 }
 
 void
@@ -671,7 +679,9 @@ same_node (const wgd_launch *l, unsigned a, unsigned b)
 }
 
 /* Looks at the blocks of the threads on (local) or off (!local) tid's
-   node, nearest neighbour first, one load each, and removes work from one
+   node, one load each (a thread: its neighbours upwards; a guest: the
+   threads from guest_first downwards, then the other guests; see "Guests"
+   in wg_dispatch.h), and removes work from one
    of them: an unstarted block whole (a takeover: the first one met, so
    that a thread that arrives late finds its neighbours' work rather than
    everybody's), or else the back half, rounded up, of the fullest block.
@@ -682,6 +692,8 @@ take_from_others (wgd_launch *l, unsigned tid, bool local, uint32_t *b,
 {
   /* Guests' words too: what a guest refilled must stay stealable.  */
   const unsigned nt = participants (l);
+  const unsigned T = l->num_threads;
+  const bool guest = tid >= T;
   for (;;)
     {
       unsigned best = nt;
@@ -689,7 +701,12 @@ take_from_others (wgd_launch *l, unsigned tid, bool local, uint32_t *b,
       uint32_t best_n = 0;
       for (unsigned i = 1; i < nt; ++i)
         {
-          unsigned v = (tid + i) % nt;
+          /* A thread: its neighbours upwards.  A guest: the threads from
+             guest_first downwards (wgd_launch_set_guest_first), then the
+             other guests.  */
+          unsigned v = !guest   ? (tid + i) % nt
+                       : i <= T ? (l->guest_first + T - (i - 1)) % T
+                                : T + (tid - T + (i - T)) % l->num_guests;
           if (same_node (l, tid, v) != local)
             continue;
           _Atomic uint64_t *word = &l->blocks[v].word;
@@ -1075,6 +1092,20 @@ wgd_claim_alone (wgd_launch *l, unsigned tid, wgd_range *out,
                  wgd_thread_stats *stats)
 {
   return schedules[l->schedule].claim_alone (l, tid, out, stats);
+}
+
+uint64_t
+wgd_left_in_words (const wgd_launch *l)
+{
+  if (l->schedule != WGD_SCHED_STATIC)
+    return atomic_load_explicit (&l->unclaimed, memory_order_relaxed);
+  uint64_t n = 0;
+  /* relaxed: a hint (see the header); guests' words too, they hold
+     refills.  */
+  for (unsigned t = 0; t < participants (l); ++t)
+    n += word_len (
+        atomic_load_explicit (&l->blocks[t].word, memory_order_relaxed));
+  return n;
 }
 
 bool

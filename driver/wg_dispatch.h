@@ -48,7 +48,10 @@
    such as an application thread waiting for the launch.  A guest owns a
    block word that starts empty, so it never has work of its own: like a
    thread whose block ran dry, it takes over unstarted blocks and steals
-   back halves, and what it keeps in its word may be stolen back.  Its
+   back halves, and what it keeps in its word may be stolen back.  A
+   thread looks at the others' blocks from its neighbour upwards; a guest
+   from the last thread's downwards (or from wgd_launch_set_guest_first's),
+   so that threads woken from the first up find their own blocks.  Its
    word is never taken over (it never equals its `initial` while not
    empty).  Guests have no NUMA node: they and their words count as local
    to everybody.  Under guided a guest claims chunks like any thread.
@@ -59,6 +62,7 @@
      wgd_launch_set_nodes  the same, optional
      wgd_launch_set_stealing  the same, optional (tests and measurements)
      wgd_launch_set_guests the same, optional
+     wgd_launch_set_guest_first  the same, optional
      wgd_launch_set_clock  the same, optional (without: ranges of one)
      wgd_claim_alone       the thread preparing a launch, before publishing
                            it, any number of times
@@ -70,6 +74,7 @@
      wgd_finish            each thread that ran work-groups, once, at the end
      wgd_unclaimed         anybody, any time: a hint
      wgd_thread_has_work   anybody, any time: a hint (whom to wake)
+     wgd_left_in_words     anybody, any time: a hint (is anybody claiming)
      wgd_others_may_run    anybody, any time
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
@@ -185,6 +190,7 @@ extern "C"
     wgd_schedule schedule;
     unsigned num_threads;    /* threads of the (sub)device: dealt blocks */
     unsigned num_guests;     /* further participants, blocks dealt empty */
+    unsigned guest_first;    /* the block guests look at first */
     unsigned guided_threads; /* n of the guided rule: the whole pool */
     /* Static: blocks are dealt in units of `grain` consecutive work-groups,
        so that unit indices fit the 32-bit halves of a block word.  grain is 1
@@ -257,6 +263,15 @@ extern "C"
      wgd_launch_size_guests.  Call after init and before publishing the
      launch.  */
   void wgd_launch_set_guests (wgd_launch *l, unsigned num_guests);
+
+  /* The thread whose block guests look at first when they take over or
+     steal (num_threads - 1 unless set; then the one below, and so on,
+     wrapping, then the other guests).  A hint for which blocks guests
+     run: threads that are woken in index order, as the pool's wake-ups
+     take them, then find their own blocks, and a thread known to come
+     (first + 1, wrapping) finds its own.  Call after set_guests and before
+     the first claim.  */
+  void wgd_launch_set_guest_first (wgd_launch *l, unsigned first);
 
 /* Claims of fewer units than this double without a read of the clock
    (W8 of wg_dispatch.c): the read costs about as much as a cheap
@@ -356,6 +371,14 @@ extern "C"
      without ordering: a hint for choosing which idle threads to wake, so
      that the caller need not know how the schedule splits the work.  */
   bool wgd_thread_has_work (const wgd_launch *l, unsigned tid);
+
+  /* The units left in the block words now, summed over the participants,
+     each word read without ordering (static; under guided, wgd_unclaimed).
+     Under static wgd_unclaimed changes only when a block runs dry (W5);
+     this changes with every claim, so a value that stayed the same over a
+     while says that nobody claimed in it (or gave back as much).  A hint;
+     costs a load of every participant's word.  */
+  uint64_t wgd_left_in_words (const wgd_launch *l);
 
   /* Whether any participant may end up running any work-group: guided, or
      static with stealing on (a thief may take from any word that is not

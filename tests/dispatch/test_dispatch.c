@@ -32,7 +32,10 @@
      - launches in units of several work-groups (a cap on units, and
        past 2^32 work-groups) are covered exactly once, checked by tiling
        the claimed ranges (claimed without running them); with the
-       default cap past 2^32, grain 2 and the mapping at both ends.
+       default cap past 2^32, grain 2 and the mapping at both ends;
+     - a guest takes over the last thread's block first and goes down,
+       or from the block wgd_launch_set_guest_first names; a thread goes
+       up from its own.
    Printed, not asserted: the fraction of a balanced launch that ran on
    its home threads with real threads started together (a benchmark
    figure: a descheduled thread lowers it, as it should).
@@ -721,6 +724,49 @@ node_preference (void)
     }
 }
 
+/* The order in which a guest takes over unstarted blocks: 4 threads that
+   never claim, one guest, blocks of 100.  It takes the last thread's
+   block first and goes down (the pool wakes threads from the first up),
+   or from the block wgd_launch_set_guest_first names; a thread takes its
+   neighbours' blocks upwards.  Each takeover hands out the block's first
+   unit (claims of one: no clock) and keeps the rest in the guest's word,
+   which it drains before it looks further.  */
+static void
+guest_order (void)
+{
+  static const unsigned want[3][4]
+      = { { 3, 2, 1, 0 }, { 1, 0, 3, 2 }, { 1, 2, 3, 0 } };
+  for (unsigned c = 0; c < 3; ++c)
+    {
+      wgd_launch *l = new_launch (4, 1);
+      wgd_launch_init (l, WGD_SCHED_STATIC, 400, 4, 4);
+      wgd_launch_set_guests (l, 1);
+      if (c == 1)
+        wgd_launch_set_guest_first (l, 1);
+      /* c == 2: thread 1, not a guest: its own block, then upwards.  */
+      const unsigned tid = c == 2 ? 1 : 4;
+      unsigned order[5], n = 0;
+      wgd_range r;
+      wgd_thread_stats st;
+      memset (&st, 0, sizeof (st));
+      while (wgd_claim (l, tid, &r, &st))
+        if (r.begin % 100 == 0 && n < 5)
+          order[n++] = (unsigned)(r.begin / 100);
+      CHECK (n == 4 && order[0] == want[c][0] && order[1] == want[c][1]
+                 && order[2] == want[c][2] && order[3] == want[c][3]
+                 && st.takeovers == (c == 2 ? 3u : 4u),
+             "%s took blocks %u %u %u %u (%u), %" PRIu64
+             " takeovers; want %u %u %u %u",
+             c == 0   ? "a guest"
+             : c == 1 ? "a guest from block 1"
+                      : "thread 1",
+             n > 0 ? order[0] : 99, n > 1 ? order[1] : 99,
+             n > 2 ? order[2] : 99, n > 3 ? order[3] : 99, n, st.takeovers,
+             want[c][0], want[c][1], want[c][2], want[c][3]);
+      free (l);
+    }
+}
+
 /* Past 2^32 work-groups with the default cap on units: grain 2.  Draining
    it would take 2^31 claims, so only the mapping at its ends is checked
    here; tiling() past 2^32 with a coarser grain checks the whole.  */
@@ -754,6 +800,7 @@ main (int argc, char **argv)
   static_split ();
   guided_chunk_rule ();
   node_preference ();
+  guest_order ();
   exactly_once_matrix (quick);
   static_locality ();
   static_late_thread ();

@@ -23,8 +23,9 @@
    count, a guided CAS race.  Guests (participants beyond the device's
    threads, whose block is dealt empty, for a waiting application
    thread): one takes a launch of one work-group over and makes the last
-   claim, its refilled word is stolen back from like any other, and it
-   counts as local on every node.  Claims made alone, before a launch is
+   claim, takes the last thread's block over first, its refilled word is
+   stolen back from like any other, and it counts as local on every
+   node.  Claims made alone, before a launch is
    published: all but a unit of a word, and what goes back before
    publishing.  A cost per work-group learnt in one launch and carried to
    the next: what is learnt, and the first claims it sizes, a takeover's
@@ -633,8 +634,8 @@ steal_back_from_guest (void)
   script_open_guests (&s, WGD_SCHED_STATIC, 2, 1, 8);
   wgd_range r;
   claim (&s, 0, &r); /* thread 0 starts its block: [1, 4) left */
-  /* The guest looks at block 0 (started), then block 1 (unstarted): takes
-     it over, runs 4, keeps [5, 8).  */
+  /* The guest looks at the last thread's block first, block 1
+     (unstarted): takes it over, runs 4, keeps [5, 8).  */
   CHECK (claim (&s, 2, &r) && r.begin == 4 && s.st[2].takeovers == 1,
          "guest: first range [%" PRIu64 ", %" PRIu64 "), %" PRIu64
          " takeovers; want 4 and 1",
@@ -654,9 +655,10 @@ steal_back_from_guest (void)
 
 /* Guests have no node: a thief looks at their words on its first pass,
    before blocks of other nodes.  T = 4 on nodes 0 0 1 1, G = 8: blocks
-   [0, 2) [2, 4) [4, 6) [6, 8); the guest takes block 0 over and keeps
-   [1, 2); threads 2 and 3 run their own blocks; thread 2 then steals the
-   guest's unit, not node 0's block 1, and the steal is not remote.  */
+   [0, 2) [2, 4) [4, 6) [6, 8); the guest takes block 3 over (the last
+   thread's first) and keeps [7, 8); threads 0 and 1 run their own blocks;
+   thread 0 then steals the guest's unit, not node 1's block 2, and the
+   steal is not remote.  */
 static void
 guest_is_local (void)
 {
@@ -665,15 +667,15 @@ guest_is_local (void)
   script_open_guests (&s, WGD_SCHED_STATIC, 4, 1, 8);
   wgd_launch_set_nodes (s.l, nodes);
   wgd_range r;
-  CHECK (claim (&s, 4, &r) && r.begin == 0 && s.st[4].takeovers == 1,
-         "guest on 2 nodes: first range at %" PRIu64 ", want 0", r.begin);
-  drain_own (&s, 2);
-  drain_own (&s, 3);
-  CHECK (claim (&s, 2, &r) && r.begin == 1 && s.st[2].steals == 1
-             && s.st[2].remote == 0,
-         "thread 2 on node 1: [%" PRIu64 ", %" PRIu64 "), %" PRIu64
-         " steals, %" PRIu64 " remote; want 1, 1, 0",
-         r.begin, r.end, s.st[2].steals, s.st[2].remote);
+  CHECK (claim (&s, 4, &r) && r.begin == 6 && s.st[4].takeovers == 1,
+         "guest on 2 nodes: first range at %" PRIu64 ", want 6", r.begin);
+  drain_own (&s, 0);
+  drain_own (&s, 1);
+  CHECK (claim (&s, 0, &r) && r.begin == 7 && s.st[0].steals == 1
+             && s.st[0].remote == 0,
+         "thread 0 on node 0: [%" PRIu64 ", %" PRIu64 "), %" PRIu64
+         " steals, %" PRIu64 " remote; want 7, 1, 0",
+         r.begin, r.end, s.st[0].steals, s.st[0].remote);
   unsigned order[5] = { 0, 1, 2, 3, 4 };
   run_rounds (&s, order, 5);
   script_close (&s, "guest on 2 nodes");
@@ -959,13 +961,13 @@ claim_alone (script *s, unsigned tid, wgd_range *r)
 
 /* Claims made alone (W8 of wg_dispatch.c): an application thread, guest
    2 of T = 2, G = 64 (blocks of 32), runs the launch before publishing
-   it.  Its first claim takes block 0 over and keeps only the block's last
-   unit in its word; the next takes that unit, the next block 1 over, and
-   so on: 4 claims for the launch, where claims sized from one and capped
-   at half take 16.  In a second launch it publishes after running 4 of
-   the first range: it gives [4, 31) back first, so that its word holds
-   [4, 32), its next claim is of one unit, and the threads that join
-   find the rest.  */
+   it.  Its first claim takes block 1 over (the last thread's first) and
+   keeps only the block's last unit in its word; the next takes that
+   unit, the next block 0 over, and so on: 4 claims for the launch, where
+   claims sized from one and capped at half take 16.  In a second launch
+   it publishes after running 4 of the first range: it gives [36, 63)
+   back first, so that its word holds [36, 64), its next claim is of one
+   unit, and the threads that join find the rest.  */
 static void
 alone_claims (void)
 {
@@ -974,7 +976,7 @@ alone_claims (void)
   wgd_launch_set_clock (s.l, scripted_clock, NULL, 100);
   script_now[0] = script_now[1] = script_now[2] = 5;
   static const uint64_t ranges[][2]
-      = { { 0, 31 }, { 31, 32 }, { 32, 63 }, { 63, 64 } };
+      = { { 32, 63 }, { 63, 64 }, { 0, 31 }, { 31, 32 } };
   wgd_range r;
   for (int i = 0; i < 4; ++i)
     CHECK (claim_alone (&s, 2, &r) && r.begin == ranges[i][0]
@@ -992,29 +994,29 @@ alone_claims (void)
   script_open_guests (&s, WGD_SCHED_STATIC, 2, 1, 64);
   wgd_launch_set_clock (s.l, scripted_clock, NULL, 100);
   wgd_range held;
-  CHECK (claim_alone (&s, 2, &held) && held.begin == 0 && held.end == 31,
-         "alone claim: [%" PRIu64 ", %" PRIu64 "), want [0, 31)", held.begin,
+  CHECK (claim_alone (&s, 2, &held) && held.begin == 32 && held.end == 63,
+         "alone claim: [%" PRIu64 ", %" PRIu64 "), want [32, 63)", held.begin,
          held.end);
-  give_back (&s, 2, &held, 4);
+  give_back (&s, 2, &held, 36);
   uint32_t b, e;
   word_of (&s, 2, &b, &e);
-  CHECK (held.end == 4 && b == 4 && e == 32 && s.st[2].gave_back == 1
+  CHECK (held.end == 36 && b == 36 && e == 64 && s.st[2].gave_back == 1
              && atomic_load (&s.l->blocks[2].holding) == 0,
          "before publishing: range ends at %" PRIu64 ", word [%u, %u); want "
-         "4, [4, 32), nothing held",
+         "36, [36, 64), nothing held",
          held.end, b, e);
-  CHECK (claim (&s, 2, &r) && r.begin == 4 && r.end == 5,
+  CHECK (claim (&s, 2, &r) && r.begin == 36 && r.end == 37,
          "the first claim after publishing: [%" PRIu64 ", %" PRIu64
-         "), want [4, 5)",
+         "), want [36, 37)",
          r.begin, r.end);
-  CHECK (claim (&s, 1, &r) && r.begin == 32,
-         "thread 1 after the publish: [%" PRIu64 ", %" PRIu64
+  CHECK (claim (&s, 0, &r) && r.begin == 0,
+         "thread 0 after the publish: [%" PRIu64 ", %" PRIu64
          "), want its own block",
          r.begin, r.end);
-  CHECK (claim (&s, 0, &r) && s.st[0].steals == 1 && r.end - r.begin == 1,
-         "thread 0, its block taken over: [%" PRIu64 ", %" PRIu64 "), %" PRIu64
+  CHECK (claim (&s, 1, &r) && s.st[1].steals == 1 && r.end - r.begin == 1,
+         "thread 1, its block taken over: [%" PRIu64 ", %" PRIu64 "), %" PRIu64
          " steals; want a steal, of which it runs one unit",
-         r.begin, r.end, s.st[0].steals);
+         r.begin, r.end, s.st[1].steals);
   unsigned order[] = { 0, 1, 2 };
   run_rounds (&s, order, 3);
   script_close (&s, "alone, then published");

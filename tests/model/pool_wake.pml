@@ -47,6 +47,10 @@
    call of pt_pool_wake_helpers of a launch whose participants may run
    every block (STEAL 1) takes any number from none to the fan-out (the
    push's helpers are capped too: PUSH_HELPERS 0 and 1 are those pushes);
+   and, P10, a worker whose block is empty may pass over the launch in
+   any search (the code passes only in a search of its own while the CPUs
+   are full, and marks the launch for the watch, which is not modelled:
+   the participants alone must finish it);
    CAP_ANYWAY 1 caps with STEAL 0 too, which P8 does not, and must hang.
 
    With HOST, an application thread waiting for the commands (clFinish)
@@ -480,6 +484,12 @@ inline search ()
      refs++;
      lock = 0;
      goto join
+#if CAP && STEAL
+  /* P10: a worker whose block is gone may pass over the launch (whether
+     it searches on its own and the CPUs are full are hints: any search
+     may).  */
+  :: (linked && unclaimed > 0 && blk[me] == 0) -> skip
+#endif
   :: else -> skip
   fi;
   /* take_command */

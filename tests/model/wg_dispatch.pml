@@ -126,6 +126,12 @@
 #define NODE(t) ((t) * NODES / NT)
 #define LOCAL(a, b) ((a) >= NT || (b) >= NT || NODE (a) == NODE (b))
 #define IN_PASS(me, v, pass) (LOCAL (me, v) == (pass == 0))
+/* The i-th block (1 <= i < NP) participant me looks at when it takes
+   over or steals (take_from_others): a thread its neighbours upwards, a
+   guest the threads downwards from the last (guest_first unset), then the
+   other guests (none with GUESTS 1).  */
+#define VICTIM(me, i)                                                      \
+  ((me) < NT -> ((me) + (i)) % NP : ((i) <= NT -> NT - (i) : (me)))
 
 /* The block of thread t as dealt (`initial`): the first G % NT blocks get
    one more (block_start); a guest's is empty.  Constants, so that reading
@@ -272,7 +278,7 @@ own_empty:
   fi;
 
   /* take_from_others: pass 0 on our node, pass 1 (NODES > 1 only) on
-     the others.  One step per block, nearest neighbour first: an
+     the others.  One step per block, in VICTIM's order: an
      unstarted block is taken over whole at once; otherwise the fullest
      is remembered.  The code loads the word, and CASes it only if it
      equals the block as dealt (`initial`), using the CAS's fresh value
@@ -284,9 +290,9 @@ scan:
   do
   :: i < NP ->
      if
-     :: IN_PASS (tid, (tid + i) % NP, pass) ->
+     :: IN_PASS (tid, VICTIM (tid, i), pass) ->
         atomic {
-          v = (tid + i) % NP;
+          v = VICTIM (tid, i);
           if
           :: (IE (v) > IB (v) && wb[v] == IB (v) && we[v] == IE (v)) ->
              /* unstarted -> empty: a takeover */

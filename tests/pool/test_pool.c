@@ -103,13 +103,21 @@
                     with its preparer busy take one helper in all; with
                     stealing off they wake every owner, as before.
 
-   And one of the watch (P9 of pthread_pool.c):
+   And two of the watch (P9 of pthread_pool.c) and P10:
 
    watch            A cut of P8 marks the launch; the watch's look a tick
                     later takes every idle worker of its device, and
                     unmarks it; a launch with nothing left to claim, or one
                     that left the list, is unmarked and nobody taken;
                     without a watch thread nothing is capped.
+   thief_passes     2 workers on 2 CPUs, the block of worker 1 gone: a
+                    search of its own with the CPUs full passes the launch
+                    over (it takes a queued command instead) and marks it;
+                    with a CPU free, or for worker 0, whose block is full,
+                    the search joins.  The watch's look a tick after the
+                    mark, with a claim since, marks it again and takes
+                    nobody; the next, with none since, takes the sleeping
+                    worker 1, which joins.
    busy_cpu         B8 of pthread_spin.h: a worker that leaves its wait
                     with work is counted busy on the CPU it runs on, is
                     uncounted there at its next wait when the kernel moved
@@ -122,7 +130,9 @@
    host_grace       Only a push by the command's enqueuer of a small
                     command gives the worker it takes a grace; the worker
                     leaves the command alone during it (a worker that
-                    ignores the grace fails it); pt_pool_end_graces and
+                    ignores the grace fails it); the application thread
+                    that takes the command learns which worker it was, and
+                    of a command nobody took, none; pt_pool_end_graces and
                     shutdown end it.
    grace_reused     The command is run by its enqueuer during the grace
                     and its node reused for a command of a sub-device the
@@ -154,6 +164,7 @@
 #define _GNU_SOURCE
 
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -751,7 +762,7 @@ host_work_case (uint64_t host_groups)
          (unsigned long)host_groups, host_work (&p));
   CHECK (pt_pool_wait (&p, 0, 0, &w) && w.command == &copy,
          "worker 0 did not take the second command");
-  CHECK (pt_pool_take_command_if (&p, take_any, NULL) == &limit
+  CHECK (pt_pool_take_command_if (&p, take_any, NULL, NULL) == &limit
              && host_work (&p) == 0 && !pt_pool_host_work (&p),
          "host_groups %lu: after an application thread took the last "
          "command, host_work is %u",
@@ -788,7 +799,7 @@ host_work_case (uint64_t host_groups)
              && host_work (&p) == (on ? 1u : 0u),
          "host_groups %lu: after a worker took the marker, host_work is %u",
          (unsigned long)host_groups, host_work (&p));
-  CHECK (pt_pool_take_command_if (&p, take_any, NULL) == &barrier
+  CHECK (pt_pool_take_command_if (&p, take_any, NULL, NULL) == &barrier
              && host_work (&p) == 0,
          "host_groups %lu: after an application thread took the barrier, "
          "host_work is %u",
@@ -951,8 +962,15 @@ test_host_grace (void)
      command; neither: the alarm fails the test.  */
   while (atomic_load (&pt_pool_graces_begun) == 0 && queue_length (&p) > 0)
     sched_yield ();
-  CHECK (pt_pool_take_command_if (&p, take_any, NULL) == &small,
+  unsigned graced = 7;
+  CHECK (pt_pool_take_command_if (&p, take_any, NULL, &graced) == &small,
          "the worker took the command during its grace");
+  /* The application thread learns who comes to the launch (it leaves
+     that worker's block to it, pthread_kernel.h).  */
+  CHECK (graced == 0,
+         "the worker in a grace for the command taken: %u, "
+         "want 0",
+         graced);
   pt_pool_end_graces (&p);
   CHECK (graces (&p) == 0, "pt_pool_end_graces left %u graces", graces (&p));
   /* Not by the enqueuer: the worker, asleep or searching, takes it.  */
@@ -961,6 +979,13 @@ test_host_grace (void)
   CHECK (a.running && a.work.command == &later,
          "after its grace ended, worker 0 got %p, not the next command",
          (void *)a.work.command);
+  /* No grace for a command nobody took: nobody is said to come.  */
+  pt_pool_push_command (&p, &big, false);
+  CHECK (pt_pool_take_command_if (&p, take_any, NULL, &graced) == &big
+             && graced == UINT_MAX,
+         "a command pushed with every worker busy: %u said to come, want "
+         "none",
+         graced);
 
   /* pt_pool_end_graces with the command still queued: the worker takes
      it.  */
@@ -980,7 +1005,7 @@ test_host_grace (void)
   pt_pool_shutdown (&p);
   waiter_join (&a);
   CHECK (!a.running, "worker 0 kept running after the shutdown");
-  CHECK (pt_pool_take_command_if (&p, take_any, NULL) == &small,
+  CHECK (pt_pool_take_command_if (&p, take_any, NULL, NULL) == &small,
          "the command left at shutdown is gone");
   printf ("host_grace: graces given, kept and ended as they should\n");
   pool_destroy (&p);
@@ -1008,7 +1033,7 @@ test_grace_reused (void)
   pt_pool_push_command (&p, &node, true);
   waiter a;
   waiter_start (&a, &p, 0);
-  CHECK (pt_pool_take_command_if (&p, take_any, NULL) == &node,
+  CHECK (pt_pool_take_command_if (&p, take_any, NULL, NULL) == &node,
          "the enqueuer could not take its command");
   /* The node again, now a command of sub-device {2, 3}, whose workers are
      busy.  */
@@ -1064,7 +1089,7 @@ push_takes (uint32_t groups, struct _cl_device_id *dev, bool by_waiter,
       }
   *first_for_cmd = for_cmd == 1;
   /* Leave nobody marked woken for a queued command: take it back.  */
-  pt_pool_take_command_if (&p, take_any, NULL);
+  pt_pool_take_command_if (&p, take_any, NULL, NULL);
   pool_destroy (&p);
   return taken;
 }
@@ -1211,6 +1236,7 @@ on_alarm (int sig)
 static void test_watch (void);
 static void test_busy_cpu (void);
 static void test_host_busy (void);
+static void test_thief_passes (void);
 
 static const struct
 {
@@ -1233,6 +1259,7 @@ static const struct
   { "watch", test_watch },
   { "busy_cpu", test_busy_cpu },
   { "host_busy", test_host_busy },
+  { "thief_passes", test_thief_passes },
 };
 
 /* B8 of pthread_spin.h: a worker that leaves pt_pool_wait with work
@@ -1369,6 +1396,103 @@ test_watch (void)
           "and nothing is capped without a watch\n");
 }
 
+/* P10 and P9: a worker that searches on its own passes over a launch
+   where its block is gone while the CPUs are full, and marks it for the
+   watch; the watch leaves it asleep while the launch's claims go on, and
+   takes it once they stop, when it joins.  2 workers on 2 CPUs, a static
+   launch of 64 work-groups whose block 1 (32..63) was claimed whole (by
+   thread 1 itself here; in the driver, an application thread takes it
+   over), and a queued command of one work-group, which a worker that
+   passes the launch takes instead.  `busy` counts the worker that calls
+   pt_pool_wait (which uncounts it) and those said busy.  */
+static void
+test_thief_passes (void)
+{
+  pt_pool p;
+  pt_pool_launch l;
+  scripted_clock clk;
+  _cl_command_node cmd;
+  pt_work w;
+  wgd_range r;
+  pool_init (&p, 2);
+  scripted_clock_use (&p, &clk, 0, 0);
+  p.woken.cpus = 2;
+  launch_init (&p, &l, 0, 2, 64);
+  for (unsigned i = 0; i < 32; ++i)
+    wgd_claim (l.dispatch, 1, &r, NULL);
+  CHECK (!__real_wgd_thread_has_work (l.dispatch, 1)
+             && __real_wgd_thread_has_work (l.dispatch, 0),
+         "block 1 should be empty and block 0 full");
+
+  /* Three cases that join: a CPU free (worker 0 alone busy); the CPUs
+     full but the worker's own block has work (worker 0); then the pass.  */
+  static const struct
+  {
+    unsigned index, busy;
+    bool join;
+    const char *what;
+  } cases[] = {
+    { 1, 2, true, "worker 1, a CPU free" },
+    { 0, 3, true, "worker 0 (its block full), the CPUs full" },
+    { 1, 3, false, "worker 1 (its block gone), the CPUs full" },
+  };
+  for (unsigned c = 0; c < 3; ++c)
+    {
+      command_init (&cmd, 1);
+      pt_pool_push_command (&p, &cmd, false);
+      atomic_store_explicit (&p.woken.busy, cases[c].busy,
+                             memory_order_relaxed);
+      bool ok = pt_pool_wait (&p, cases[c].index, 0, &w);
+      bool joined = ok && w.launch == &l && w.command == NULL;
+      bool passed = ok && w.launch == NULL && w.command == &cmd;
+      CHECK (cases[c].join ? joined : passed,
+             "%s: pt_pool_wait gave %s, want %s", cases[c].what,
+             joined   ? "the launch"
+             : passed ? "the command"
+                      : "neither",
+             cases[c].join ? "the launch" : "the command (P10)");
+      CHECK ((l.capped_at != 0) == !cases[c].join
+                 && p.capped == (cases[c].join ? 0u : 1u),
+             "%s: launch %s, %u marked; want %s", cases[c].what,
+             l.capped_at != 0 ? "marked" : "unmarked", p.capped,
+             cases[c].join ? "unmarked" : "marked for the watch");
+      if (joined)
+        pt_pool_launch_release (&l);
+      /* Still queued after a join: out before the node is reused.  */
+      pt_pool_take_command_if (&p, take_any, NULL, NULL);
+    }
+
+  /* Worker 1 searches again on its own, passes, and sleeps (no spinning
+     here).  A look a tick after the mark, with a claim since, marks the
+     launch again and takes nobody; a look a tick after that, with no
+     claim since, takes worker 1, which joins: taken, it does not pass.  */
+  atomic_store_explicit (&p.woken.busy, 3, memory_order_relaxed);
+  waiter wt;
+  waiter_start (&wt, &p, 1);
+  while (!is_sleeping (&p, 1))
+    usleep (100);
+  uint64_t t0 = l.capped_at;
+  wgd_claim (l.dispatch, 0, &r, NULL);
+  unsigned claimed = pt_pool_watch_look (&p, t0 + PT_WATCH_TICK_NS);
+  uint64_t t1 = l.capped_at;
+  unsigned stopped = pt_pool_watch_look (&p, t1 + PT_WATCH_TICK_NS);
+  waiter_join (&wt);
+  CHECK (claimed == 0 && t1 == ((t0 + PT_WATCH_TICK_NS) | 1) && stopped == 1
+             && wt.running && wt.work.launch == &l && p.capped == 0,
+         "the watch took %u workers after a claim (want 0, the launch "
+         "marked again), %u once the claims stopped (want 1); worker 1 "
+         "%s (want it joined), %u marked",
+         claimed, stopped, wt.work.launch == &l ? "joined" : "did not join",
+         p.capped);
+  if (wt.work.launch == &l)
+    pt_pool_launch_release (&l);
+  launch_destroy (&p, &l);
+  pool_destroy (&p);
+  printf ("thief_passes: a worker whose block is gone stays out while the "
+          "CPUs are full (P10), and the watch takes it once the claims "
+          "stop (P9)\n");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1470,7 +1594,7 @@ test_host_busy (void)
                  atomic_load (&p.woken.busy_on[0].n), pt_pool_counted_cpu ());
         }
       /* Leave nobody marked woken for a queued command.  */
-      while (pt_pool_take_command_if (&p, take_any, NULL) != NULL)
+      while (pt_pool_take_command_if (&p, take_any, NULL, NULL) != NULL)
         ;
       pt_pool_end_graces (&p);
       pool_destroy (&p);
