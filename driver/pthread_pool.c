@@ -826,6 +826,7 @@ pt_pool_host_busy (pt_pool *p, bool busy)
   if (busy)
     {
       atomic_fetch_add_explicit (&p->woken.busy, 1, memory_order_relaxed);
+      atomic_fetch_add_explicit (&p->woken.hosts, 1, memory_order_relaxed);
       int cpu = p->clock.cpu (p->clock.arg);
       if (cpu >= 0 && (unsigned)cpu < p->woken.busy_on_len)
         {
@@ -836,6 +837,7 @@ pt_pool_host_busy (pt_pool *p, bool busy)
       return;
     }
   atomic_fetch_sub_explicit (&p->woken.busy, 1, memory_order_relaxed);
+  atomic_fetch_sub_explicit (&p->woken.hosts, 1, memory_order_relaxed);
   if (counted_cpu >= 0)
     atomic_fetch_sub_explicit (&p->woken.busy_on[counted_cpu].n, 1,
                                memory_order_relaxed);

@@ -88,8 +88,9 @@ crowded (pt_wake_hint *hint, pt_spin_role role)
   if (role == PT_SPIN_RESULT)
     return n + 1 > hint->cpus; /* B5 */
   /* B6: the idle spinners ahead of the caller, the caller, one
-     application thread.  */
-  n += (unsigned)(role - PT_SPIN_IDLE) + 2;
+     application thread unless one is counted busy already.  */
+  n += (unsigned)(role - PT_SPIN_IDLE) + 1
+       + (atomic_load_explicit (&hint->hosts, memory_order_relaxed) == 0);
   return n > hint->cpus;
 }
 

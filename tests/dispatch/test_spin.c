@@ -25,7 +25,8 @@
        CPUs, not when they have not, and a grace never does;
      - B6: an idle worker ends its spin at once when the busy workers, the
        idle spinners ahead of it, itself and one application thread
-       outnumber the CPUs; B5 and B6 leave the budget as it was;
+       (unless one is counted busy) outnumber the CPUs; B5 and B6 leave
+       the budget as it was;
      - B7: a thread that finds nothing while others hold ranges may wait
        for their rest while the busy workers are no more than the CPUs,
        and not once they outnumber them; without counts it may; nor, by
@@ -363,6 +364,24 @@ crowding (void)
   CHECK (e == PT_SPIN_CROWDED && s.readings == 5,
          "an idle worker and a busy one from reading 5 on 2 CPUs: %s after "
          "%u readings",
+         name_of (e), s.readings);
+  /* The busy one an application thread running a share of a launch:
+     the one counted for the next command already, so the idle worker
+     spins beside it; beside a busy worker as well, it does not.  */
+  s = (script){ .base = 1000000, .step = 1000, .role = pt_spin_idle_role (0) };
+  s.hint.cpus = 2;
+  atomic_store (&s.hint.busy, 1);
+  atomic_store (&s.hint.hosts, 1);
+  e = watch (&s, 100000, &start);
+  CHECK (e == PT_SPIN_EXPIRED,
+         "an idle worker beside a busy application thread on 2 CPUs: %s",
+         name_of (e));
+  atomic_store (&s.hint.busy, 2);
+  s.readings = 0;
+  e = watch (&s, 100000, &start);
+  CHECK (e == PT_SPIN_CROWDED && s.readings == 2,
+         "an idle worker beside a busy application thread and a busy "
+         "worker on 2 CPUs: %s after %u readings",
          name_of (e), s.readings);
   s = (script){ .base = 1000000, .step = 1000, .role = pt_spin_idle_role (1) };
   s.hint.cpus = 2;
