@@ -480,7 +480,9 @@ pocl_pthread_notify (cl_device_id device, cl_event event, cl_event finished)
   if (pocl_command_is_ready (event) && event->status == CL_QUEUED)
     {
       pocl_update_event_submitted (event);
-      pt_pool_push_command (pool, node, false);
+      /* From the thread that completed `finished`: a worker runs node
+         itself next (P11 of pthread_pool.c).  */
+      pt_pool_push_ready (pool, node);
     }
 }
 

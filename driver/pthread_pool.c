@@ -146,6 +146,34 @@
       (P8's argument), and the watch takes the worker if their claims
       stop; a worker taken for the launch is never passed over.
 
+   P11 (a worker runs what its completion made ready)  A command that a
+      completion made ready (pt_pool_push_ready, from
+      pocl_pthread_notify), pushed by a running worker (pt_pool_wait
+      returned work to this thread, and it has not waited since) of a
+      device the worker serves, is recorded as that worker's woken_for
+      and takes no idle worker for it; P7's helpers are still taken.  The
+      pusher is about to finish: the completion is the last thing its
+      command or launch does.  Then it searches (P1) and takes the
+      command first (P5), with no hand-off.  Not for a command enqueued
+      from a worker (an event callback's clEnqueue: pt_pool_push_command),
+      nor from a native kernel, which runs the application's code: a
+      user event it completes may make a command ready that the same code
+      then waits for, and nobody else would take it.
+      Before this rule, a launch followed by a read (cl_where: a blocking
+      read after each launch) woke the other worker for the read; that
+      worker was then the spinner the next launch's push took (P6), the
+      waiting thread started on the other block (pthread_kernel.c), and
+      the work-groups moved threads: 1024 balanced work-groups of about
+      50 us on 2 threads ran 0.49-0.95 of them on the thread of the
+      launch before, and 0.93-0.95 with this rule.  Loses nothing: the
+      command is queued as any other and counts in host_work (H1), so
+      whoever searches before the pusher (P1), or an application thread,
+      may take it instead (P5: the pusher then finds it gone); the pusher
+      is busy, not idle, so no push would have taken it anyway; and its
+      woken_for was empty (a busy worker's is: it is cleared at each
+      search, and only set by a take of an idle worker), else the rule
+      does not apply and the push takes a worker as before.
+
    H1 (the application threads' hint)  host_work counts the queued NDRange
       commands and the listed launches of at most host_groups work-groups,
       and the queued markers and barriers (none if host_groups is 0).
@@ -500,8 +528,14 @@ mark_capped (pt_pool *p, pt_pool_launch *l)
   return p->watch_idle;
 }
 
-void
-pt_pool_push_command (pt_pool *p, _cl_command_node *cmd, bool by_waiter)
+/* The index of the worker this thread is while it runs work that
+   pt_pool_wait handed it, other than a native kernel (P11); -1 in
+   application threads, and in a worker while it waits.  */
+static __thread int running_worker = -1;
+
+/* pt_pool_push_command, and with `ready`, pt_pool_push_ready.  */
+static void
+push (pt_pool *p, _cl_command_node *cmd, bool by_waiter, bool ready)
 {
   unsigned first, count;
   pt_pool_device_threads (p, cmd->device, &first, &count);
@@ -523,6 +557,15 @@ pt_pool_push_command (pt_pool *p, _cl_command_node *cmd, bool by_waiter)
 
   pthread_mutex_lock (&p->lock);
   queue_append (p, cmd);
+  /* P11: the running worker that pushes runs cmd itself next.  */
+  unsigned n = 0;
+  if (ready && running_worker >= 0
+      && serves (p, (unsigned)running_worker, cmd->device)
+      && p->idle[running_worker].woken_for == NULL)
+    {
+      p->idle[running_worker].woken_for = cmd;
+      n = 1;
+    }
   /* Take idle workers of the device (P2, P3), spinners first: they answer
      at once, where a sleeper takes a futex wake-up.  The first is taken
      for cmd (P5); the others search as any taken worker does, and take
@@ -532,7 +575,7 @@ pt_pool_push_command (pt_pool *p, _cl_command_node *cmd, bool by_waiter)
   /* Read only where helpers are wanted: the counts' lines are the
      workers', and a push of one work-group should not pay for them.  */
   unsigned room = want > 1 ? helper_room (p) : 0;
-  for (unsigned n = 0; n < want; ++n)
+  for (; n < want; ++n)
     {
       if (n > 0 && room == 0)
         break;
@@ -550,6 +593,18 @@ pt_pool_push_command (pt_pool *p, _cl_command_node *cmd, bool by_waiter)
   pthread_mutex_unlock (&p->lock);
   for (unsigned n = 0; n < k; ++n)
     wake_signal (p, woken[n]);
+}
+
+void
+pt_pool_push_command (pt_pool *p, _cl_command_node *cmd, bool by_waiter)
+{
+  push (p, cmd, by_waiter, false);
+}
+
+void
+pt_pool_push_ready (pt_pool *p, _cl_command_node *cmd)
+{
+  push (p, cmd, false, true);
 }
 
 void
@@ -848,6 +903,7 @@ bool
 pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
 {
   pt_idle *me = &p->idle[index];
+  running_worker = -1; /* P11: waiting, not running */
   /* B5 of pthread_spin.h: we run no work from here until we return with
      some; counted by ourselves, not by a waker, since a woken worker may
      wait long for a CPU.  relaxed: a hint.  */
@@ -961,6 +1017,12 @@ pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq, pt_work *out)
     }
   bool running = !p->shutdown;
   pthread_mutex_unlock (&p->lock);
+  /* P11.  A native kernel runs the application's code, which may
+     complete a user event and then wait for what that made ready: its
+     worker is not about to search.  */
+  bool native
+      = out->command != NULL && out->command->type == CL_COMMAND_NATIVE_KERNEL;
+  running_worker = running && !native ? (int)index : -1;
   if (running)
     {
       atomic_fetch_add_explicit (&p->woken.busy, 1, memory_order_relaxed);

@@ -303,6 +303,12 @@ bool pt_pool_wait (pt_pool *p, unsigned index, uint64_t gave_up_seq,
    before taking it (P6).  */
 void pt_pool_push_command (pt_pool *p, _cl_command_node *cmd, bool by_waiter);
 
+/* The same for a command that a completion made ready, by_waiter false;
+   called by a running worker of cmd's device (the completion was its
+   command's), it takes no idle worker for cmd: that worker runs it next
+   (P11).  */
+void pt_pool_push_ready (pt_pool *p, _cl_command_node *cmd);
+
 /* How often the watch thread looks at launches whose helpers P8 left
    asleep, and how many quiet looks it makes before it sleeps (P9).  */
 #define PT_WATCH_TICK_NS 1000000u

@@ -9,9 +9,10 @@
    pt_pool_push_command, pt_pool_push_launch, pt_pool_wake_helpers (the
    tree wake-up of a launch's helpers, from the launch's cursor),
    pt_pool_unlink_launch, and the shutdown (pt_pool_shutdown;
-   stop_workers before the split).  P1..P6 are the rules stated at the
-   top of pthread_pool.c (P5 needs sub-devices: not modelled; the unit
-   test pool_woken_for_other, tests/pool/test_pool.c, covers it).  P6, the
+   stop_workers before the split).  P1..P6 and P11 are the rules stated
+   at the top of pthread_pool.c (P5 needs sub-devices: not modelled; the
+   unit test pool_woken_for_other, tests/pool/test_pool.c, covers it, and
+   pool_completer_runs P11's use of it).  P6, the
    grace a worker taken for a small command gives the application
    thread that enqueued it, is a delay between the take and the taken
    worker's search, which every interleaving here may have anyway (a
@@ -29,29 +30,31 @@
    makes a dependent command ready).
 
    Configuration (-D): W workers (2, 3); P plain commands from the host
-   (0..2); L 1: the host pushes an NDRange command first; G its
-   work-groups (1.., default W); CHAIN 1: running the last host command
-   pushes one more; SPIN 0: POCL_PTHREAD_SPIN_US=0; SKIP 0:
-   POCL_PTHREAD_SKIP_CLAIMED=0; STEAL 0: POCL_PTHREAD_STEAL=0 (a block is
-   claimed by its owner only); FANOUT: PT_WAKE_FAN_OUT (2; 1 makes a
-   deeper tree); HAS_WORK 0: pt_pool_wake_helpers considers the first G
-   workers instead of those whose block has work (wgd_thread_has_work),
-   as it did before; SPURIOUS n: each worker may wake up spuriously n
-   times; HOST 1: an application thread helps (pthread_host.c), below;
+   (0..2); L 1: the host pushes an NDRange command first; G its work-groups
+   (1.., default W); CHAIN 1: running the last host command pushes one more
+   (from a worker: P11, the push takes nobody and the worker searches next;
+   SELF 0: it takes an idle worker, as pushes from a worker did before P11
+   and still do where P11 does not apply); SPIN 0: POCL_PTHREAD_SPIN_US=0;
+   SKIP 0: POCL_PTHREAD_SKIP_CLAIMED=0; STEAL 0: POCL_PTHREAD_STEAL=0 (a
+   block is claimed by its owner only); FANOUT: PT_WAKE_FAN_OUT (2; 1 makes
+   a deeper tree); HAS_WORK 0: pt_pool_wake_helpers considers the first G
+   workers instead of those whose block has work (wgd_thread_has_work), as
+   it did before; SPURIOUS n: each worker may wake up spuriously n times;
+   HOST 1: an application thread helps (pthread_host.c), below;
    PUSH_HELPERS: the helpers a push of the NDRange command takes besides
-   the worker for it (P7: 2 by default, as PT_PUSH_HELPERS; 0 as before
-   P7, and as for a command left to its enqueuer, P6); CAP 1: P8, no more
-   helpers than CPUs: the room is a hint that may be anything (whatever
-   it counts: busy workers, application threads in a published launch,
-   those woken, those in a grace), so each
-   call of pt_pool_wake_helpers of a launch whose participants may run
-   every block (STEAL 1) takes any number from none to the fan-out (the
-   push's helpers are capped too: PUSH_HELPERS 0 and 1 are those pushes);
-   and, P10, a worker whose block is empty may pass over the launch in
-   any search (the code passes only in a search of its own while the CPUs
-   are full, and marks the launch for the watch, which is not modelled:
-   the participants alone must finish it);
-   CAP_ANYWAY 1 caps with STEAL 0 too, which P8 does not, and must hang.
+   the worker for it (P7: 2 by default, as PT_PUSH_HELPERS; 0 as before P7,
+   and as for a command left to its enqueuer, P6); CAP 1: P8, no more
+   helpers than CPUs: the room is a hint that may be anything (whatever it
+   counts: busy workers, application threads in a published launch, those
+   woken, those in a grace), so each call of pt_pool_wake_helpers of a
+   launch whose participants may run every block (STEAL 1) takes any number
+   from none to the fan-out (the push's helpers are capped too:
+   PUSH_HELPERS 0 and 1 are those pushes); and, P10, a worker whose block
+   is empty may pass over the launch in any search (the code passes only in
+   a search of its own while the CPUs are full, and marks the launch for
+   the watch, which is not modelled: the participants alone must finish
+   it); CAP_ANYWAY 1 caps with STEAL 0 too, which P8 does not, and must
+   hang.
 
    With HOST, an application thread waiting for the commands (clFinish)
    first runs what it may, as pt_host_help does, until a help finds
@@ -183,6 +186,9 @@
 #endif
 #ifndef SPURIOUS
 #define SPURIOUS 0
+#endif
+#ifndef SELF
+#define SELF 1
 #endif
 #ifndef HOST
 #define HOST 0
@@ -317,6 +323,18 @@ inline push_command (id, woken)
     od
   };
   woken_signal (woken)
+}
+
+/* P11: a running worker pushes a command its completion made ready:
+   appended, and nobody taken; the pusher searches next (P1) and finds it,
+   unless somebody took it before.  */
+inline push_own (id)
+{
+  d_step {
+    lock == 0 ->
+    q[pushed] = id;
+    pushed++
+  }
 }
 
 /* launch_release: the last reference frees the launch.  */
@@ -559,7 +577,11 @@ run_cmd:
 progress_cmd:
   atomic { ran[c]++; assert (ran[c] == 1); completed++ };
   if
+#if SELF
+  :: (CHAIN && c == CHAIN_PARENT) -> push_own (NCMD - 1)
+#else
   :: (CHAIN && c == CHAIN_PARENT) -> push_command (NCMD - 1, woken)
+#endif
   :: else -> skip
   fi;
   atomic { lock == 0 -> lock = 1; c = 0; spun = 0; search () };

@@ -118,6 +118,15 @@
                     mark, with a claim since, marks it again and takes
                     nobody; the next, with none since, takes the sleeping
                     worker 1, which joins.
+   completer_runs   P11: a command that a running worker's completion
+                    made ready (pt_pool_push_ready from this thread, after
+                    pt_pool_wait handed it work) takes no idle worker and
+                    is the worker's own: its next wait returns it, before
+                    a listed launch with work for it.  One the worker
+                    enqueues (pt_pool_push_command), one for a sub-device
+                    it does not serve, one while it already has a command
+                    of its own, and one made ready while it runs a native
+                    kernel take an idle worker as before.
    busy_cpu         B8 of pthread_spin.h: a worker that leaves its wait
                     with work is counted busy on the CPU it runs on, is
                     uncounted there at its next wait when the kernel moved
@@ -1237,6 +1246,7 @@ static void test_watch (void);
 static void test_busy_cpu (void);
 static void test_host_busy (void);
 static void test_thief_passes (void);
+static void test_completer_runs (void);
 
 static const struct
 {
@@ -1260,7 +1270,83 @@ static const struct
   { "busy_cpu", test_busy_cpu },
   { "host_busy", test_host_busy },
   { "thief_passes", test_thief_passes },
+  { "completer_runs", test_completer_runs },
 };
+
+/* P11 of pthread_pool.c (see the list at the top).  */
+static void
+test_completer_runs (void)
+{
+  pt_pool p;
+  pt_pool_launch l;
+  pt_work work;
+  _cl_command_node cmd[8];
+  pool_init (&p, 4);
+  for (unsigned i = 0; i < 8; ++i)
+    command_init (&cmd[i], 0);
+  cmd[3].device = &sub23;
+  cmd[6].type = CL_COMMAND_NATIVE_KERNEL;
+  /* Pushed with every worker busy: nobody is taken, and worker 0 (this
+     thread) takes it.  */
+  pt_pool_push_command (&p, &cmd[0], false);
+  CHECK (pt_pool_wait (&p, 0, 0, &work) && work.command == &cmd[0],
+         "worker 0 did not take the queued command");
+  /* Running cmd[0]; a launch with work for every thread is listed, and
+     the others go idle: 1 and 2 asleep, 3 spinning.  */
+  launch_init (&p, &l, 0, 4, 8);
+  set_idle (&p, 1, false, true);
+  set_idle (&p, 2, false, true);
+  set_idle (&p, 3, true, false);
+  pt_pool_push_ready (&p, &cmd[1]);
+  CHECK (is_idle (&p, 1) && is_idle (&p, 2) && is_idle (&p, 3),
+         "a running worker's push of a command its completion made ready "
+         "took an idle worker for it (P11)");
+  CHECK (p.idle[0].woken_for == &cmd[1] && queue_length (&p) == 1,
+         "the command made ready by running worker 0 is not its own, or "
+         "not queued (woken_for %p, %u queued)",
+         (void *)p.idle[0].woken_for, queue_length (&p));
+  /* Enqueued from the worker (an event callback): the spinner.  */
+  pt_pool_push_command (&p, &cmd[2], false);
+  CHECK (!is_idle (&p, 3) && is_idle (&p, 1) && is_idle (&p, 2),
+         "a command enqueued by a running worker did not take the "
+         "spinner");
+  /* Of a sub-device of workers 2 and 3: worker 2.  */
+  pt_pool_push_ready (&p, &cmd[3]);
+  CHECK (!is_idle (&p, 2) && p.idle[2].woken_for == &cmd[3],
+         "a command made ready for a sub-device the running worker does "
+         "not serve did not take one of its idle workers");
+  /* Worker 0 has a command of its own already: worker 1.  */
+  pt_pool_push_ready (&p, &cmd[4]);
+  CHECK (!is_idle (&p, 1) && p.idle[1].woken_for == &cmd[4]
+             && p.idle[0].woken_for == &cmd[1],
+         "a second command made ready by running worker 0 did not take "
+         "idle worker 1, or changed worker 0's own command");
+  CHECK (pt_pool_wait (&p, 0, 0, &work) && work.command == &cmd[1]
+             && work.launch == NULL,
+         "worker 0's next wait did not return the command it pushed first "
+         "(P5), but %s",
+         work.launch != NULL ? "the listed launch" : "another command");
+  /* A native kernel runs the application's code: what it makes ready
+     (a user event's dependant) takes an idle worker.  First the other
+     commands and the launch out of the way.  */
+  CHECK (pt_pool_wait (&p, 1, 0, &work) && work.command == &cmd[4],
+         "worker 1 did not take the command it was taken for");
+  pt_pool_take_command_if (&p, take_any, NULL, NULL); /* cmd[2] */
+  pt_pool_take_command_if (&p, take_any, NULL, NULL); /* cmd[3] */
+  launch_destroy (&p, &l);
+  pt_pool_push_command (&p, &cmd[6], false);
+  CHECK (pt_pool_wait (&p, 0, 0, &work) && work.command == &cmd[6],
+         "worker 0 did not take the native kernel");
+  set_idle (&p, 3, false, true);
+  pt_pool_push_ready (&p, &cmd[7]);
+  CHECK (!is_idle (&p, 3) && p.idle[3].woken_for == &cmd[7]
+             && p.idle[0].woken_for == NULL,
+         "a command made ready while worker 0 runs a native kernel did not "
+         "take idle worker 3");
+  printf ("completer_runs: a running worker's push of a command its "
+          "completion made ready is its own next work\n");
+  pool_destroy (&p);
+}
 
 /* B8 of pthread_spin.h: a worker that leaves pt_pool_wait with work
    counts itself busy on the CPU it runs on, and uncounts itself there

@@ -28,6 +28,7 @@ typedef struct _cl_device_id *cl_device_id;
 
 typedef uint32_t cl_command_type;
 #define CL_COMMAND_NDRANGE_KERNEL 0x11F0
+#define CL_COMMAND_NATIVE_KERNEL 0x11F2
 #define CL_COMMAND_MARKER 0x11FE
 #define CL_COMMAND_BARRIER 0x1205
 
