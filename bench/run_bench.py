@@ -616,7 +616,12 @@ class Bench:
         cpus = len(os.sched_getaffinity(0))
         t = self.threads[0]
         sizes = [1, 64] if self.smoke else [1, 64, 1024, 16384]
-        launches, batches = (5, 3) if self.smoke else (20, 9)
+        # Beside busy loops a launch now and then waits out a time slice
+        # (2-6 ms here), so a batch spans several of them: with batches of
+        # 20 launches (1-2 ms at 16384 work-groups) each batch caught one
+        # such wait or none, and the median of that row moved between 0.43
+        # and 1.40 of stock's from one run to the next.
+        launches, batches = (5, 3) if self.smoke else (200, 5)
         loads = [("idle", 0), ("%d busy loops" % cpus, cpus), ("%d busy loops" % (2 * cpus), 2 * cpus),
                  ("a second PoCL process", -1),
                  ("a second PoCL process, paced", -2)]
@@ -630,7 +635,9 @@ class Bench:
             "thread, a coroutine on a 64 KiB stack of its own (makecontext: Julia's tasks, C++ "
             "coroutines), or a thread with a 256 KiB stack; the last two only for launches small "
             "enough for the waiting thread to run them itself. Microseconds per launch: the median "
-            "and quartiles of every batch (%d launches each, %d batches per round) of every round; "
+            "and quartiles of every batch (%d launches each, so that a batch spans several of the time "
+            "slices a launch beside busy loops now and then waits out; %d batches per round) of "
+            "every round; "
             "the variants take turns within each load. `static / stock` is the ratio of the "
             "medians. %s\n" % (t, self.CONTENTION_PACE_US, launches, batches, self.tbb_line()))
         cells = [(w, g) for w, only in self.CONTENTION_WAITERS.items() for g in sizes
