@@ -182,7 +182,10 @@ case $scenario in
       sleep 0.1
     done
     if grep -q '^launched' "$work/vanish.out"; then
-      kill -KILL $vpid
+      # The client, not only timeout(1) ($vpid), which runs it in a
+      # process group of its own and cannot pass SIGKILL on: killing
+      # timeout alone left the client running after the test.
+      kill -KILL -- "-$vpid"
       wait $vpid 2>/dev/null
       echo "vanish: the client was killed in the middle of its launch"
     else
