@@ -132,7 +132,10 @@ const pts_setting pts_settings[] = {
         "work-groups, so such a launch never wakes anybody, nor does one of "
         "1024 on the machines we measured. For work-groups "
         "of equal cost, the workers start at most twice this late (or 2 us), "
-        "and two work-groups. `0` "
+        "and two work-groups. A launch of a kernel the thread ran before "
+        "under `static` is shared before any of its work-groups runs when "
+        "all of them would take longer than twice this at the cost per "
+        "work-group measured then. `0` "
         "shares at once. Other values: one warning, the default is used.",
   },
   {

@@ -680,10 +680,18 @@ pt_kernel_host_run (const pt_kernel_env *env, pt_runner *r,
      published, and nobody is woken for it.  */
   pts_sched_stats *st = &r->stats.per_schedule[d->schedule];
   wgd_range first;
+  const bool cost_known = r->cost_of == l->krc.workgroup;
+  if (cost_known)
+    wgd_set_group_cost (d, tid, r->group_cost);
   /* Claimed alone when S1 may run the launch alone (the rest goes back
      if it publishes); else as any claim, the launch being shared at
-     once.  */
-  const bool at_once = pt_share_at_once (env->host_share_ns);
+     once: a threshold of 0, or S2 (pthread_share.h), by the cost this
+     thread measured in its previous launch of the kernel.  */
+  const bool at_once
+      = pt_share_at_once (env->host_share_ns)
+        || (cost_known
+            && pt_share_known_cost (env->host_share_ns, r->group_cost,
+                                    WGD_COST_SHIFT, d->num_groups));
   if (!(at_once ? wgd_claim (d, tid, &first, &st->dispatch)
                 : wgd_claim_alone (d, tid, &first, &st->dispatch)))
     {

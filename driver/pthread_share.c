@@ -22,6 +22,23 @@ pt_share_allowance (const pt_share *s, uint64_t done, uint64_t available)
 }
 
 bool
+pt_share_known_cost (uint64_t threshold_ns, uint64_t group_cost,
+                     unsigned cost_shift, uint64_t num_groups)
+{
+  if (group_cost == 0 || num_groups < 2)
+    return false;
+  /* In double, as in pt_share_look: the product may exceed 64 bits.
+     Twice the threshold: a cost carried over is one claim's measure,
+     taken in a launch that may have been shared (the tail of a shared
+     launch is dearer per work-group), so a launch near the threshold is
+     left to S1's looks (2 threads, 1024 trivial work-groups, about 4 us:
+     shared on the carried cost alone it took 1.14 [1.07-1.25] times as
+     long).  */
+  return (double)group_cost * (double)num_groups
+         > 2.0 * (double)threshold_ns * (double)(UINT64_C (1) << cost_shift);
+}
+
+bool
 pt_share_look_due (const pt_share *s, uint64_t done)
 {
   return done >= s->next_look;

@@ -13,7 +13,10 @@
    1024 trivial work-groups are never shared, though each look costs as
    much as a work-group); rising costs, a slow first work-group (cold
    caches: under a microsecond it decides nothing), a range of half the
-   launch; a clock going backwards or far ahead.
+   launch; a clock going backwards or far ahead.  Rule S2: a cost known
+   from the previous launch shares at once exactly when the launch would
+   take longer than twice the threshold at that cost; unknown costs and single
+   work-groups are left to S1.
 
    Copyright (c) 2026 pocl-steal developers.  MIT licence, as PoCL.  */
 
@@ -256,6 +259,41 @@ check_clock (void)
          "an endless threshold published");
 }
 
+/* S2: a cost carried from the previous launch decides before anything
+   runs.  Costs are in ns times 2^8, as wgd_group_cost gives them.  */
+static void
+check_known_cost (void)
+{
+  const unsigned shift = 8;
+  /* 4096 work-groups of 3.5 ns: 14 us, over twice the default 5 us.  */
+  CHECK (pt_share_known_cost (5000, 896, shift, 4096),
+         "4096 groups of 3.5 ns were not shared at once");
+  /* 1024 of them, 3.6 us, and 64: under 5 us, left to S1; and 2048,
+     7.2 us, between once and twice the threshold: to S1 too.  */
+  CHECK (!pt_share_known_cost (5000, 896, shift, 1024),
+         "1024 groups of 3.5 ns were shared at once");
+  CHECK (!pt_share_known_cost (5000, 896, shift, 64),
+         "64 groups of 3.5 ns were shared at once");
+  CHECK (!pt_share_known_cost (5000, 896, shift, 2048),
+         "2048 groups of 3.5 ns were shared at once");
+  /* The boundary: exactly twice the threshold is not more than it.  */
+  CHECK (!pt_share_known_cost (5000, 5000u << shift, shift, 2)
+             && !pt_share_known_cost (5000, 2500u << shift, shift, 4)
+             && pt_share_known_cost (5000, (2500u << shift) + 1, shift, 4),
+         "the boundary at twice the threshold");
+  /* Unknown cost, or a single work-group (nothing to share): S1.  */
+  CHECK (!pt_share_known_cost (5000, 0, shift, 1u << 30),
+         "an unknown cost decided");
+  CHECK (!pt_share_known_cost (5000, UINT64_MAX, shift, 1),
+         "one work-group, however dear, was shared");
+  /* No overflow: a dear cost times many work-groups.  */
+  CHECK (pt_share_known_cost (5000, UINT64_MAX / 2, shift, UINT64_MAX / 2),
+         "a product past 64 bits did not share");
+  /* An endless threshold never shares.  */
+  CHECK (!pt_share_known_cost (UINT64_MAX, 1u << 20, shift, 1u << 20),
+         "an endless threshold shared");
+}
+
 int
 main (void)
 {
@@ -264,5 +302,6 @@ main (void)
   check_equal_costs ();
   check_examples ();
   check_clock ();
+  check_known_cost ();
   return check_finish ("test_share");
 }
