@@ -347,14 +347,12 @@ publish (const pt_kernel_env *env, pt_launch *l, bool wake)
       pt_pool_host_busy (env->pool, true);
       host_counted = true;
     }
-  pt_pool_push_launch (env->pool, &l->queued);
   if (wake)
-    {
-      pt_pool_wake_helpers (env->pool, &l->queued, PT_WAKE_FAN_OUT);
-      /* P6: the worker left waiting for this command, which we took,
-         joins now instead of at its grace's end.  */
-      pt_pool_end_graces (env->pool);
-    }
+    /* P6: the worker left waiting for this command, which we took,
+       joins now instead of at its grace's end.  */
+    pt_pool_publish_shared (env->pool, &l->queued);
+  else
+    pt_pool_push_launch (env->pool, &l->queued);
 }
 
 void

@@ -607,6 +607,21 @@ pt_pool_push_ready (pt_pool *p, _cl_command_node *cmd)
   push (p, cmd, false, true);
 }
 
+/* P6: ends every grace (pt_pool_end_graces).  Under the lock.  */
+static void
+end_graces_locked (pt_pool *p)
+{
+  for (unsigned i = 0;
+       i < p->num_threads
+       && atomic_load_explicit (&p->graces, memory_order_relaxed) > 0;
+       ++i)
+    if (p->idle[i].grace_until != 0)
+      {
+        grace_clear (p, i);
+        kick (p, i); /* it watches its kick during the grace (P6) */
+      }
+}
+
 void
 pt_pool_end_graces (pt_pool *p)
 {
@@ -617,43 +632,61 @@ pt_pool_end_graces (pt_pool *p)
   if (atomic_load_explicit (&p->graces, memory_order_relaxed) == 0)
     return;
   pthread_mutex_lock (&p->lock);
-  for (unsigned i = 0;
-       i < p->num_threads
-       && atomic_load_explicit (&p->graces, memory_order_relaxed) > 0;
-       ++i)
-    if (p->idle[i].grace_until != 0)
-      {
-        grace_clear (p, i);
-        kick (p, i); /* it watches its kick during the grace (P6) */
-      }
+  end_graces_locked (p);
   pthread_mutex_unlock (&p->lock);
+}
+
+/* pt_pool_push_launch's work.  Under the lock.  */
+static void
+push_launch_locked (pt_pool *p, pt_pool_launch *l)
+{
+  /* relaxed: l is published to the workers by the pool lock.  */
+  atomic_store_explicit (&l->refs, 2, memory_order_relaxed);
+  l->seq = ++p->launch_seq;
+  l->wake_cursor = 0;
+  DL_APPEND (p->launches, l);
+  host_work_add (p, host_launch (p, l), 1);
 }
 
 void
 pt_pool_push_launch (pt_pool *p, pt_pool_launch *l)
 {
-  /* relaxed: l is published to the workers by the pool lock below.  */
-  atomic_store_explicit (&l->refs, 2, memory_order_relaxed);
   pthread_mutex_lock (&p->lock);
-  l->seq = ++p->launch_seq;
-  l->wake_cursor = 0;
-  DL_APPEND (p->launches, l);
-  host_work_add (p, host_launch (p, l), 1);
+  push_launch_locked (p, l);
   /* Nobody is kicked: the pusher joins the launch and wakes helpers
      (pt_pool_wake_helpers); busy workers search before going idle (P1).  */
   pthread_mutex_unlock (&p->lock);
 }
 
-void
-pt_pool_wake_helpers (pt_pool *p, pt_pool_launch *l, unsigned n)
+/* Whom a wake-up took: the sleepers to signal once the lock is dropped,
+   and whether the watch must be signalled (P9).  */
+typedef struct
 {
   unsigned woken[PT_WAKE_FAN_OUT];
-  unsigned k = 0;
+  unsigned k;
+  bool signal_watch;
+} wake_list;
+
+static void
+wake_list_signal (pt_pool *p, const wake_list *w)
+{
+  for (unsigned i = 0; i < w->k; ++i)
+    wake_signal (p, w->woken[i]);
+  if (w->signal_watch)
+    pthread_cond_signal (&p->watch_wake);
+}
+
+/* pt_pool_wake_helpers' work, under the lock; the caller signals w once
+   it dropped the lock (P3).  */
+static void
+wake_helpers_locked (pt_pool *p, pt_pool_launch *l, unsigned n, wake_list *w)
+{
+  w->k = 0;
+  w->signal_watch = false;
   if (n > PT_WAKE_FAN_OUT)
     n = PT_WAKE_FAN_OUT;
 
-  bool signal_watch = false, cut = false;
-  pthread_mutex_lock (&p->lock);
+  bool cut = false;
   /* No more than fit on the CPUs where the participants can run every
      thread's work-groups (P8).  */
   if (wgd_others_may_run (l->dispatch))
@@ -692,7 +725,7 @@ pt_pool_wake_helpers (pt_pool *p, pt_pool_launch *l, unsigned n)
           if (!wgd_thread_has_work (l->dispatch, index - first))
             continue;
           if (take_idle (p, index, NULL))
-            woken[k++] = index;
+            w->woken[w->k++] = index;
           if (++taken == n)
             {
               /* Stop here: the workers after index in this word have not
@@ -708,12 +741,32 @@ pt_pool_wake_helpers (pt_pool *p, pt_pool_launch *l, unsigned n)
      has work-groups to claim (P9).  One with every worker busy leaves
      nobody: they search before they go idle (P1).  */
   if (cut && first_set (p->idle_bits, first, end) != end)
-    signal_watch = mark_capped (p, l);
+    w->signal_watch = mark_capped (p, l);
+}
+
+void
+pt_pool_wake_helpers (pt_pool *p, pt_pool_launch *l, unsigned n)
+{
+  wake_list w;
+  pthread_mutex_lock (&p->lock);
+  wake_helpers_locked (p, l, n, &w);
   pthread_mutex_unlock (&p->lock);
-  for (unsigned i = 0; i < k; ++i)
-    wake_signal (p, woken[i]);
-  if (signal_watch)
-    pthread_cond_signal (&p->watch_wake);
+  wake_list_signal (p, &w);
+}
+
+void
+pt_pool_publish_shared (pt_pool *p, pt_pool_launch *l)
+{
+  wake_list w;
+  pthread_mutex_lock (&p->lock);
+  push_launch_locked (p, l);
+  /* In this order: P8 still counts the graced worker while it takes
+     helpers, so the grace's end below does not make room for one more
+     helper than there are CPUs.  */
+  wake_helpers_locked (p, l, PT_WAKE_FAN_OUT, &w);
+  end_graces_locked (p);
+  pthread_mutex_unlock (&p->lock);
+  wake_list_signal (p, &w);
 }
 
 void

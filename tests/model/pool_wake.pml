@@ -20,6 +20,10 @@
    and its end by pt_pool_end_graces is one more kick: no new behaviour
    to model; nor is the end of the graces when an application thread
    publishes a launch it took (pthread_kernel.c), which is that call.
+   That thread publishes, wakes helpers and ends the graces under one
+   hold of the lock (pt_pool_publish_shared): the publish and the
+   wake_helpers() below with no step of anybody else between them, which
+   is one of the interleavings modelled here.
 
    The actors: W workers of one device; a host thread that pushes the
    commands, waits until all have completed (as clFinish would) and shuts

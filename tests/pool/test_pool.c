@@ -127,6 +127,11 @@
                     it does not serve, one while it already has a command
                     of its own, and one made ready while it runs a native
                     kernel take an idle worker as before.
+   publish_shared   pt_pool_publish_shared: an application thread that
+                    took the command a worker waits for in a grace (P6)
+                    publishes its launch on 2 CPUs: no helper is taken
+                    (the thread and the graced worker fill them, P8), the
+                    grace ends with a kick, the launch is listed.
    busy_cpu         B8 of pthread_spin.h: a worker that leaves its wait
                     with work is counted busy on the CPU it runs on, is
                     uncounted there at its next wait when the kernel moved
@@ -1247,6 +1252,7 @@ static void test_busy_cpu (void);
 static void test_host_busy (void);
 static void test_thief_passes (void);
 static void test_completer_runs (void);
+static void test_publish_shared (void);
 
 static const struct
 {
@@ -1271,6 +1277,7 @@ static const struct
   { "host_busy", test_host_busy },
   { "thief_passes", test_thief_passes },
   { "completer_runs", test_completer_runs },
+  { "publish_shared", test_publish_shared },
 };
 
 /* P11 of pthread_pool.c (see the list at the top).  */
@@ -1687,4 +1694,89 @@ test_host_busy (void)
     }
   printf ("host_busy: an application thread in a published launch, and a "
           "worker in a grace, count against the CPUs for helpers (P8)\n");
+}
+
+/* pt_pool_publish_shared: an application thread that took the command a
+   worker was left waiting for (P6) publishes its launch, wakes helpers
+   and ends the grace in one hold of the lock, helpers first.  2 CPUs, 4
+   sleeping workers; a small command pushed by its enqueuer takes worker w
+   with a grace of an hour; the thread takes the command, counts itself
+   busy and publishes a launch with work for every thread.  The thread
+   and w fill the CPUs, so no helper is taken (P8); w's grace is over
+   and w was kicked, so it joins now; the launch is listed.  Ending the
+   grace first would have left room for a third thread on the 2 CPUs.  */
+static void
+test_publish_shared (void)
+{
+  enum
+  {
+    T = 4
+  };
+  const uint64_t hour = 3600ull * 1000000000u;
+  pt_pool p;
+  pt_pool_launch l;
+  scripted_clock clk;
+  pool_init (&p, T);
+  scripted_clock_use (&p, &clk, 0, 0);
+  p.woken.cpus = 2;
+  /* No worker runs (pt_pool_init counts them busy until they wait).  */
+  atomic_store_explicit (&p.woken.busy, 0, memory_order_relaxed);
+  pt_pool_count_host_work (&p, 64, hour);
+  for (unsigned i = 0; i < T; ++i)
+    set_idle (&p, i, false, true);
+  _cl_command_node cmd;
+  command_init (&cmd, 64);
+  cmd.device = &root;
+  pt_pool_push_command (&p, &cmd, true);
+  /* The taken worker runs its grace spin: no longer counted as woken.  */
+  pt_pool_woken_add (&p, -1, -1);
+  unsigned w = T;
+  for (unsigned i = 0; i < T; ++i)
+    if (grace_of (&p, i) != 0)
+      w = i;
+  CHECK (w < T && count_woken (&p, 0, T) == 1,
+         "the enqueuer's push took %u workers, want one, with a grace",
+         count_woken (&p, 0, T));
+  if (w == T)
+    {
+      pool_destroy (&p);
+      return;
+    }
+  uint64_t kicks = atomic_load (&p.idle[w].kick);
+  unsigned graced = T;
+  CHECK (pt_pool_take_command_if (&p, take_any, NULL, &graced) == &cmd
+             && graced == w,
+         "the enqueuer did not take its command from graced worker %u", w);
+  pt_pool_host_busy (&p, true);
+
+  memset (&l, 0, sizeof (l));
+  l.dispatch = pocl_aligned_malloc (WGD_CACHELINE, wgd_launch_size (T));
+  if (l.dispatch == NULL)
+    exit (2);
+  wgd_launch_init (l.dispatch, WGD_SCHED_STATIC, 64, T, T);
+  l.first_thread = 0;
+  l.num_threads = T;
+  pt_pool_publish_shared (&p, &l);
+
+  CHECK (count_woken (&p, 0, T) == 1,
+         "publishing on 2 CPUs held by the thread and the graced worker "
+         "took %u helpers, want none (P8 before the grace's end)",
+         count_woken (&p, 0, T) - 1);
+  CHECK (grace_of (&p, w) == 0 && graces (&p) == 0
+             && atomic_load (&p.idle[w].kick) == kicks + 1,
+         "worker %u's grace did not end with one kick: grace_until %lu, "
+         "graces %u, kicks %lu more",
+         w, (unsigned long)grace_of (&p, w), graces (&p),
+         (unsigned long)(atomic_load (&p.idle[w].kick) - kicks));
+  pthread_mutex_lock (&p.lock);
+  bool listed = p.launches == &l && atomic_load (&l.refs) == 2;
+  pthread_mutex_unlock (&p.lock);
+  CHECK (listed, "the launch is not listed with the list's reference and "
+                 "the publisher's");
+  pt_pool_host_busy (&p, false);
+  launch_destroy (&p, &l);
+  pool_destroy (&p);
+  printf ("publish_shared: the publish, the helpers' wake-up and the end "
+          "of the graces in one hold of the lock, helpers first (P6, "
+          "P8)\n");
 }
