@@ -15,7 +15,9 @@
        same work-groups run on the same threads;
        then it runs work-groups alone while the rest looks cheaper than a
        wake-up (rule S1, pthread_share.h), and once it does not, the
-       workers are woken as for any launch and take the rest;
+       workers are woken as for any launch and take the rest; out of
+       work-groups, it waits a little for theirs, so that it completes
+       the launch itself (rule S3);
      - a ready marker or barrier it waits for that no worker has taken
        yet: it completes it, which is all a worker would do;
      - else a published launch it waits for with work-groups left and a

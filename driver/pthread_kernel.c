@@ -366,39 +366,71 @@ pt_kernel_run_command (const pt_kernel_env *env, pt_runner *r,
   pt_launch_participate (env, r, &l->queued);
 }
 
+/* One participant's claims while it waits for holders' rest
+   (claim_or_wait).  */
+typedef struct
+{
+  wgd_launch *d;
+  unsigned tid;
+  wgd_range *r;
+  wgd_thread_stats *st;
+  bool more; /* what the last wgd_claim returned */
+} hungry_claim;
+
+static bool
+claim_again (void *arg)
+{
+  hungry_claim *h = arg;
+  h->more = wgd_claim (h->d, h->tid, h->r, h->st);
+  /* A call that says to wait is never the last (wgd_range).  */
+  return h->more || !h->r->wait;
+}
+
 /* wgd_claim, and while it says to wait (others hold ranges and were asked
-   for their rest: W8 of wg_dispatch.c), again after a pause (B1 of
-   pthread_spin.h), for up to PT_HUNGER_WAIT_NS; a gap in the clock that
-   says this thread lost its CPU ends the wait at once (B2), as then the
-   holders have moved on too, and so do more busy workers than CPUs (B7)
-   and another busy worker on this thread's CPU (B8): a holder waiting for
-   the CPU this thread spins on.  Leaving is always safe.  hint: the
-   pool's counts of its threads.  */
+   for their rest: W8 of wg_dispatch.c), again after a pause, for up to
+   PT_HUNGER_WAIT_NS (B7 of pthread_spin.h, pt_hunger_wait): a gap in the
+   clock that says this thread lost its CPU ends the wait at once (B2), as
+   then the holders have moved on too, and so do more busy workers than
+   CPUs (B7) and another busy worker on this thread's CPU (B8): a holder
+   waiting for the CPU this thread spins on.  Leaving is always safe.
+   hint: the pool's counts of its threads.  */
 static bool
 claim_or_wait (wgd_launch *d, unsigned tid, wgd_range *r, wgd_thread_stats *st,
                pt_wake_hint *hint)
 {
-  bool more = wgd_claim (d, tid, r, st);
-  if (more || !r->wait)
-    return more;
-  const int counted = pt_pool_counted_cpu ();
-  if (!pt_hunger_may_wait (hint, pt_current_cpu (), counted))
-    return more;
-  uint64_t start = pt_now_ns (), before = start;
-  for (;;)
-    {
-      for (unsigned i = 0; i < PT_SPIN_LOOKS; ++i)
-        pt_cpu_relax ();
-      more = wgd_claim (d, tid, r, st);
-      /* A call that says to wait is never the last (wgd_range).  */
-      if (more || !r->wait)
-        return more;
-      uint64_t now = pt_now_ns ();
-      if (now - before > PT_SPIN_JUMP_NS || now - start > PT_HUNGER_WAIT_NS
-          || !pt_hunger_may_wait (hint, pt_current_cpu (), counted))
-        return false;
-      before = now;
-    }
+  hungry_claim h = { d, tid, r, st, wgd_claim (d, tid, r, st) };
+  if (h.more || !r->wait)
+    return h.more;
+  pt_hunger_wait (claim_again, &h, PT_HUNGER_WAIT_NS, pt_real_clock (), hint,
+                  pt_pool_counted_cpu ());
+  return h.more;
+}
+
+/* A participant's report still to make (wait_to_finish_last).  */
+typedef struct
+{
+  wgd_launch *d;
+  uint64_t done;
+} own_finish;
+
+static bool
+others_finished (void *arg)
+{
+  own_finish *f = arg;
+  return wgd_all_but_finished (f->d, f->done);
+}
+
+/* S3 (pthread_share.h): the waiting thread, out of work-groups to claim,
+   waits up to PT_FINISH_WAIT_NS for the others' last ones, so that its
+   own wgd_finish completes the launch (B7 of pthread_spin.h bounds the
+   wait as it does a hungry claim's).  */
+static void
+wait_to_finish_last (wgd_launch *d, uint64_t done, pt_wake_hint *hint)
+{
+  own_finish f = { d, done };
+  if (!others_finished (&f))
+    pt_hunger_wait (others_finished, &f, PT_FINISH_WAIT_NS, pt_real_clock (),
+                    hint, pt_pool_counted_cpu ());
 }
 
 /* Where a worker is in a launch's grid: the coordinates of work-group
@@ -643,6 +675,11 @@ participate (const pt_kernel_env *env, pt_runner *w, pt_pool_launch *q,
       w->cost_of = kernel_key;
       w->group_cost = cost;
     }
+  /* S3: guest 0 is the application thread that prepared the launch, or
+     the first to join it; a second guest does not wait, so that two never
+     wait for each other.  Before host_uncount: it still holds a CPU.  */
+  if (tid == d->num_threads)
+    wait_to_finish_last (d, done, &p->woken);
   host_uncount (p);
   if (wgd_finish (d, done))
     complete_launch (l);

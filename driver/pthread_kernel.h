@@ -90,6 +90,15 @@ unsigned pt_device_domains (cl_device_id dev);
    bound (D1 of wg_dispatch.c) assumes waiters stay.  */
 #define PT_HUNGER_WAIT_NS 50000u
 
+/* How long the application thread that ran a share of a launch waits
+   for the other participants' last work-groups so that it completes the
+   launch itself (S3 of pthread_share.h), at most: a budget, what a
+   range claimed under static takes at most once its size is learnt, so
+   what the others still run when nothing is left to claim (a takeover's
+   first range, or a range that met dearer work-groups, may run longer:
+   then the others complete the launch, as they would without S3).  */
+#define PT_FINISH_WAIT_NS PT_CLAIM_BUDGET_NS
+
 /* Runs the NDRange command cmd, taken from the pool by runner r: builds or
    finds the kernel's binary, then publishes a launch and joins it.
    Commands with no work-groups, built-in kernels and failures complete at

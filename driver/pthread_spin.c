@@ -163,6 +163,32 @@ pt_spin_watch (_Atomic uint64_t *counter, uint64_t seen, uint64_t ns,
     }
 }
 
+bool
+pt_hunger_wait (bool (*ready) (void *), void *arg, uint64_t ns, pt_clock clock,
+                pt_wake_hint *hint, int counted)
+{
+  if (!pt_hunger_may_wait (hint, clock.cpu (clock.arg), counted))
+    return false; /* B7, B8 */
+  const uint64_t start = clock.now (clock.arg);
+  uint64_t before = start;
+  for (;;)
+    {
+      for (unsigned i = 0; i < PT_SPIN_LOOKS; ++i)
+        pt_cpu_relax (); /* B1 */
+      if (ready (arg))
+        return true;
+      uint64_t now = clock.now (clock.arg);
+      /* B2 (a clock going backwards is taken as no time), the time
+         allowed, then B7 and B8.  */
+      if ((now > before && now - before > PT_SPIN_JUMP_NS)
+          || (now > start && now - start >= ns)
+          || !pt_hunger_may_wait (hint, clock.cpu (clock.arg), counted))
+        return false;
+      if (now > before)
+        before = now;
+    }
+}
+
 void
 pt_spin_learn (pt_spin_state *s, uint64_t max_ns, pt_spin_end how,
                uint64_t waited_ns)

@@ -99,7 +99,10 @@
       with 4 threads on 2 CPUs, launches of 16384 trivial work-groups
       made 20 to 35 hungry claims each, 2 to 4 with B7.  Leaving is
       always safe; the holders give their rest back all the same and
-      claim it one work-group at a time.
+      claim it one work-group at a time.  The application thread that
+      waits for the others' last work-groups so as to complete the launch
+      itself (S3 of pthread_share.h) waits by the same rule
+      (pt_hunger_wait).
    B8 (give way to a busy worker on your CPU)  A busy worker counts itself on
       the CPU its busy spell begins on (pt_cpu_busy, counted in
       pthread_pool.c).  A spin ends when, for PT_SPIN_GIVE_WAY_NS, such a
@@ -239,6 +242,17 @@ pt_hunger_may_wait (pt_wake_hint *hint, int cpu, int counted)
       = atomic_load_explicit (&hint->busy_on[cpu].n, memory_order_relaxed);
   return here <= (cpu == counted ? 1u : 0u);
 }
+
+/* B7's wait: a participant that found nothing to claim while others
+   still run work-groups of the launch calls ready (arg) after every
+   PT_SPIN_LOOKS pauses (B1) until it returns true, for at most ns from
+   the clock's first reading; it ends early when the clock jumps (B2) or
+   when pt_hunger_may_wait says no (B7, B8; counted: the CPU the caller
+   counts itself busy on, -1: none), which it asks first, before any
+   pause.  Returns whether ready returned true.  Leaving is always safe:
+   the caller only waits for what others do without it.  */
+bool pt_hunger_wait (bool (*ready) (void *), void *arg, uint64_t ns,
+                     pt_clock clock, pt_wake_hint *hint, int counted);
 
 /* Who spins, for B5 and B6.  */
 typedef enum

@@ -72,6 +72,7 @@
      wgd_give_back         the same, once it read wgd_hungry true; and
                            a thread that claimed alone, before publishing
      wgd_finish            each thread that ran work-groups, once, at the end
+     wgd_all_but_finished  the same, before its wgd_finish: a hint
      wgd_unclaimed         anybody, any time: a hint
      wgd_thread_has_work   anybody, any time: a hint (whom to wake)
      wgd_left_in_words     anybody, any time: a hint (is anybody claiming)
@@ -333,6 +334,17 @@ extern "C"
      call: the one that finishes the last work-group.  Release/acquire: what
      every thread did for the launch happens before that call returns.  */
   bool wgd_finish (wgd_launch *l, uint64_t n);
+
+  /* Whether every work-group but n has been reported finished
+     (wgd_finish): a hint for a participant that has yet to report its n,
+     and would rather be the one whose wgd_finish returns true.  */
+  static inline bool wgd_all_but_finished (wgd_launch *l, uint64_t n)
+  {
+    /* relaxed: nothing is read on the strength of it; the caller's
+       wgd_finish, acq_rel, orders what the others did (W7).  */
+    return atomic_load_explicit (&l->finished, memory_order_relaxed) + n
+           >= l->num_groups;
+  }
 
   /* Whether the hunger latch is set: a thread running a range of more than
      one work-group asks before each work-group after the first, and calls

@@ -13,8 +13,12 @@
    wg_dispatch.c):
      - every work-group is handed out exactly once and every launch
        finishes exactly once (one wgd_finish returns true);
-     - the claimed ranges never overlap and the counters add up.
-     - exactly one wgd_claim call is flagged last.
+     - the claimed ranges never overlap and the counters add up;
+     - exactly one wgd_claim call is flagged last;
+     - on half the launches with guests, guest 0 waits until every
+       work-group but its own is reported (wgd_all_but_finished, as the
+       waiting application thread does, S3 of the driver); its
+       wgd_finish is then the one that returns true.
    Static schedule only:
      - the same with claims sized by the real clock against small budgets
        (so that ranges grow, shrink and are given back), threads running
@@ -168,6 +172,9 @@ random_yield (wgd_launch *l, wgd_yield_point point, unsigned tid)
     }
 }
 
+/* Launches whose guest 0 waited to finish last (S3 of the driver).  */
+static _Atomic unsigned guest_waits;
+
 /* First claims of more than one work-group made with a carried cost.  */
 static _Atomic unsigned carried_first_claims;
 
@@ -238,6 +245,24 @@ worker (void *p)
       done += r.end - r.begin;
     }
   a->ran = done;
+  /* S3 of the driver, on half the launches (seed / 2 even): guest 0 waits
+     until everything but its own work-groups is reported, and its report must
+     then be the one that finishes the launch.  Only guest 0 waits, so
+     nobody waits for a waiter.  */
+  if (done > 0 && cfg->seed / 2 % 2 == 0 && a->tid == cfg->threads)
+    {
+      atomic_fetch_add (&guest_waits, 1);
+      while (!wgd_all_but_finished (s->launch, done))
+        sched_yield ();
+      bool last = wgd_finish (s->launch, done);
+      CHECK (last,
+             "guest 0 waited for all but its %" PRIu64
+             " work-groups, and its wgd_finish was not the last",
+             done);
+      if (last)
+        atomic_fetch_add (&s->finishers, 1);
+      return NULL;
+    }
   if (done > 0 && wgd_finish (s->launch, done))
     atomic_fetch_add (&s->finishers, 1);
   return NULL;
@@ -443,9 +468,12 @@ exactly_once_matrix (int quick)
           " ranges were given back, %" PRIu64
           " claims said to wait; %u launches began with claims made "
           "alone; %u first claims of more than one work-group came from a "
-          "carried cost\n",
+          "carried cost; in %u launches guest 0 waited to finish last\n",
           runs, sized_claims, sized_groups, sized_gave_back, sized_waits,
-          alone_launches, atomic_load (&carried_first_claims));
+          alone_launches, atomic_load (&carried_first_claims),
+          atomic_load (&guest_waits));
+  CHECK (atomic_load (&guest_waits) > 0,
+         "no launch had guest 0 wait to finish last");
   CHECK (alone_launches > 0, "no launch began with claims made alone");
   CHECK (atomic_load (&carried_first_claims) > 0,
          "no first claim was sized from a carried cost");

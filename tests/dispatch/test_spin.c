@@ -30,7 +30,10 @@
      - B7: a thread that finds nothing while others hold ranges may wait
        for their rest while the busy workers are no more than the CPUs,
        and not once they outnumber them; without counts it may; nor, by
-       B8, while another busy worker is counted on its CPU;
+       B8, while another busy worker is counted on its CPU; its wait
+       (pt_hunger_wait) ends when it is ready, when its time is up, at a
+       jump of the clock (B2) and when B7 or B8 says so, at the reading
+       where each happens, and a clock going back ends nothing;
      - B8: a busy worker counted on the spinner's CPU for more than
        PT_SPIN_GIVE_WAY_NS ends the spin of an application thread and of
        an idle worker (gave way); one counted for less does not, nor one
@@ -586,11 +589,99 @@ hunger (void)
          "B8: on an unknown CPU a hungry worker may not wait");
 }
 
+/* pt_hunger_wait's ready: true once the script's counter moved from 7
+   (the script bumps it at reading change_at).  */
+typedef struct
+{
+  script *s;
+  unsigned calls;
+} ready_probe;
+
+static bool
+counter_moved (void *arg)
+{
+  ready_probe *r = arg;
+  ++r->calls;
+  return atomic_load (r->s->counter) != 7;
+}
+
+/* B7's wait (pt_hunger_wait): scripted clocks, counts of readings and of
+   calls of ready, so that each ending is at the reading it must be.  */
+static void
+hunger_waits (void)
+{
+  static const struct
+  {
+    const char *what;
+    unsigned change_at, jump_at, back_at, busy_at, here_at;
+    uint64_t jump;
+    int counted;
+    bool busy_first, want;
+    unsigned readings, calls;
+  } cases[] = {
+    /* ready as soon as the counter moves: the call after reading 5 */
+    { "ready", 5, 0, 0, 0, 0, 0, -1, false, true, 5, 5 },
+    /* nobody comes: 50 steps of 1000 ns reach 50000 at reading 51 */
+    { "time up", 0, 0, 0, 0, 0, 0, -1, false, false, 51, 50 },
+    /* B2: a gap above PT_SPIN_JUMP_NS at reading 4; one at the limit
+       (the jump plus a step) is none, and time runs out at reading 32,
+       31 steps and the jump after the start */
+    { "B2", 0, 4, 0, 0, 0, PT_SPIN_JUMP_NS - 999, -1, false, false, 4, 3 },
+    { "B2 at the limit", 0, 4, 0, 0, 0, PT_SPIN_JUMP_NS - 1000, -1, false,
+      false, 32, 31 },
+    /* a clock going back is neither a jump nor time */
+    { "backwards", 0, 0, 3, 0, 0, 0, -1, false, false, 51, 50 },
+    /* B7: 3 busy workers on 2 CPUs from reading 3; or from the start,
+       when it does not wait at all */
+    { "B7", 0, 0, 0, 3, 0, 0, -1, false, false, 3, 2 },
+    { "B7 first", 0, 0, 0, 0, 0, 0, -1, true, false, 0, 0 },
+    /* B8: a busy worker on its CPU from reading 3; unless that worker
+       is the caller itself */
+    { "B8", 0, 0, 0, 0, 3, 0, -1, false, false, 3, 2 },
+    { "B8 itself", 0, 0, 0, 0, 3, 0, SPINNER_CPU, false, false, 51, 50 },
+  };
+  for (size_t c = 0; c < sizeof (cases) / sizeof (cases[0]); ++c)
+    {
+      static _Atomic uint64_t counter;
+      atomic_store (&counter, 7);
+      script s = { 0 };
+      s.base = 1000000;
+      s.step = 1000;
+      s.change_at = cases[c].change_at;
+      s.counter = &counter;
+      s.jump_at = cases[c].jump_at;
+      s.jump = cases[c].jump;
+      s.back_at = cases[c].back_at;
+      s.back = 5000;
+      s.busy_at = cases[c].busy_at;
+      s.busy_to = 3;
+      s.here_at = cases[c].here_at;
+      s.hint.cpus = 2;
+      atomic_init (&s.hint.busy, cases[c].busy_first ? 3u : 0u);
+      s.hint.busy_on = s.busy_on;
+      s.hint.busy_on_len = sizeof s.busy_on / sizeof s.busy_on[0];
+      ready_probe r = { &s, 0 };
+      bool got = pt_hunger_wait (counter_moved, &r, 50000,
+                                 (pt_clock){ script_now, script_cpu, &s },
+                                 &s.hint, cases[c].counted);
+      CHECK (got == cases[c].want && s.readings == cases[c].readings
+                 && r.calls == cases[c].calls,
+             "hunger wait, %s: %s after %u readings and %u calls of ready, "
+             "want %s after %u and %u",
+             cases[c].what, got ? "ready" : "left", s.readings, r.calls,
+             cases[c].want ? "ready" : "left", cases[c].readings,
+             cases[c].calls);
+    }
+  printf ("hunger waits: end when ready, on time, preempted (B2) or "
+          "crowded (B7, B8), at the reading they must\n");
+}
+
 int
 main (void)
 {
   spins ();
   hunger ();
+  hunger_waits ();
   give_way ();
   crowding ();
   busy_here ();
