@@ -3,8 +3,9 @@
 # sizes, one round); passes if they all ran and wrote the report, the CSV
 # files and the plots, and the report's header says what was measured
 # (machine, git revision, C compiler, LLVM, command line), and the launch
-# cost has rows for each other PoCL version built, and section 1g (PoCL-R)
-# ran where it can.  Figures are not judged.
+# cost has rows for each other PoCL version built and for PoCL's own
+# floor, and section 1g (PoCL-R) ran where it can.  Figures are not
+# judged.
 set -u
 run=$1 build=$2 out=$3
 rm -rf "$out"
@@ -31,6 +32,13 @@ grep -Eq '^- LLVM: [0-9]+\.[0-9]+' "$report" ||
   fail "no LLVM version in the report: $(grep '^- LLVM' "$report")"
 grep -q '^- command: `.*run_bench\.py .*--smoke' "$report" ||
   fail "no command line in the report: $(grep '^- command' "$report")"
+# The launch-cost table has PoCL's own floor and OpenMP's (one thread's
+# share, alone) and the ratios to them.
+grep -q "| PoCL floor (work-groups / threads, alone) |" "$report" &&
+  grep -q "| omp, one thread's share |" "$report" &&
+  grep -q "| static / PoCL floor |" "$report" &&
+  grep -q "| PoCL floor / omp, one thread's share |" "$report" ||
+  fail "the launch-cost table has no PoCL floor rows"
 # The launch-cost table has stock and ours of each other PoCL version built.
 for tree in "$build"/pocl-*/pocl-src; do
   [ -f "$tree/.pocl-steal-version" ] || continue

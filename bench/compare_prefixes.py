@@ -18,15 +18,25 @@ A variant may fix its schedule (NAME=PREFIX:SCHEDULE, e.g. the same
 prefix under static and guided in one table; the --schedules loop then
 leaves it alone), or be one of libgomp's floors from omp_launch
 (NAME=@omp: empty iterations; NAME=@omp-stores: each work-group's 64
-stores, pinned, waiting actively), so that peers take turns with ours.
+stores, pinned, waiting actively; NAME=@omp-stores-alone: the same loop
+on one thread over one thread's share, as SCHEDULE alone below), so
+that peers take turns with ours.
 SCHEDULE tbb-affinity or tbb-auto runs the prefix's TBB device
 (POCL_DEVICES=cpu-tbb, a 7.2 build) under that POCL_TBB_PARTITIONER.
+SCHEDULE alone is PoCL's own floor (docs/benchmarks.md): one thread's
+share of the launch, ceil(G / threads) work-groups (threads no more than
+the CPUs this may run on), run whole by the waiting thread through this
+pthread driver (one compute unit, POCL_PTHREAD_HOST_GROUPS and
+_HOST_SHARE_US at their maximum, so nothing is handed to a worker): what
+a launch would cost if the work were divided with no scheduling,
+hand-off or wait at all, PoCL's own path per launch paid once; set it
+beside @omp-stores-alone.
 A prefix's variant may also set environment variables for its runs
 (NAME=PREFIX[:SCHEDULE],VAR=VALUE[,VAR=VALUE...], e.g. a setting of the
 driver against its default with the same prefix).
 
 Usage (inside ci/enter.sh, after make):
-  bench/compare_prefixes.py --build build NAME=PREFIX[:SCHEDULE][,VAR=VALUE...]|@omp|@omp-stores...
+  bench/compare_prefixes.py --build build NAME=PREFIX[:SCHEDULE][,VAR=VALUE...]|@omp|@omp-stores[-alone]...
       [--threads 2,4] [--sizes 1,64,256,1024,16384] [--schedules static,guided]
       [--rounds 5] [--launches 100] [--batches 15]
 """
@@ -39,12 +49,25 @@ import subprocess
 import sys
 
 
+def share_of(groups, threads):
+    """One thread's share of groups: more threads than CPUs run no faster
+    than one per CPU."""
+    return -(-groups // min(threads, len(os.sched_getaffinity(0))))
+
+
 def launch_us(build, prefix, threads, groups, schedule, launches, batches, kcache, extra):
     env = dict(os.environ)
     env["OCL_ICD_VENDORS"] = os.path.join(prefix, "etc", "OpenCL", "vendors")
     env["POCL_CACHE_DIR"] = kcache
     env["POCL_CPU_MAX_CU_COUNT"] = str(threads)
-    if schedule.startswith("tbb-"):
+    if schedule == "alone":
+        # One thread's share, run by the waiting thread alone.
+        groups = share_of(groups, threads)
+        env["POCL_CPU_MAX_CU_COUNT"] = "1"
+        env["POCL_PTHREAD_SCHEDULE"] = "static"
+        env["POCL_PTHREAD_HOST_SHARE_US"] = "100000"
+        env["POCL_PTHREAD_HOST_GROUPS"] = "100000"
+    elif schedule.startswith("tbb-"):
         # PoCL's TBB device of the prefix, one device over all threads.
         env["POCL_DEVICES"] = "cpu-tbb"
         env["POCL_TBB_PARTITIONER"] = schedule[4:]
@@ -103,7 +126,7 @@ def main():
     for v in a.variants:
         name, sep, prefix = v.partition("=")
         fixed = None
-        if prefix in ("@omp", "@omp-stores"):
+        if prefix in ("@omp", "@omp-stores", "@omp-stores-alone"):
             variants.append((name, (prefix, None, {})))
             continue
         prefix, *settings = prefix.split(",")
@@ -117,7 +140,7 @@ def main():
             prefix, _, fixed = prefix.rpartition(":")
         if not sep or not os.path.isdir(os.path.join(prefix, "etc", "OpenCL", "vendors")):
             sys.exit("%s: expected NAME=PREFIX[:SCHEDULE][,VAR=VALUE...] of an installed PoCL, "
-                     "or NAME=@omp or NAME=@omp-stores" % v)
+                     "or NAME=@omp, NAME=@omp-stores or NAME=@omp-stores-alone" % v)
         variants.append((name, (os.path.abspath(prefix), fixed, extra)))
     if len(variants) < 2:
         sys.exit("give at least two variants")
@@ -142,7 +165,10 @@ def main():
                 got = {n: [] for n, _ in variants}
                 for r in range(a.rounds):
                     for n, (p, fixed, extra) in (variants if r % 2 == 0 else variants[::-1]):
-                        if p in ("@omp", "@omp-stores"):
+                        if p == "@omp-stores-alone":
+                            got[n].append(omp_us(build, 1, share_of(g, t), True, a.launches,
+                                                 a.batches))
+                        elif p in ("@omp", "@omp-stores"):
                             got[n].append(omp_us(build, t, g, p == "@omp-stores", a.launches,
                                                  a.batches))
                         else:

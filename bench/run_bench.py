@@ -229,7 +229,11 @@ class Bench:
         'static-shareonce' ours static with the application thread sharing
         its launches at once (POCL_PTHREAD_HOST_SHARE_US=0, no rule S1),
         'static-nograce' ours static with workers taking small launches at
-        once (POCL_PTHREAD_HOST_GRACE_US=0, no rule P6); 'tbb-affinity@V'
+        once (POCL_PTHREAD_HOST_GRACE_US=0, no rule P6); 'static-alone' ours
+        on one compute unit, the application thread running every launch
+        alone (POCL_PTHREAD_HOST_GROUPS and _HOST_SHARE_US at their
+        maximum: nothing is handed to a worker), for PoCL's own floor
+        (launch_cost); 'tbb-affinity@V'
         and 'tbb-auto@V' PoCL's TBB device (POCL_DEVICES=cpu-tbb) of the tbb
         prefix of V (stock's pthread module beside it) under that
         POCL_TBB_PARTITIONER, one device over all threads
@@ -255,6 +259,11 @@ class Bench:
         elif variant == "static-nograce":
             variant = "static"
             env["POCL_PTHREAD_HOST_GRACE_US"] = "0"
+        elif variant == "static-alone":
+            variant = "static"
+            threads = 1
+            env["POCL_PTHREAD_HOST_GROUPS"] = "100000"
+            env["POCL_PTHREAD_HOST_SHARE_US"] = "100000"
         prefix = variant if variant in ("stock", "tbb") else "ours"
         root = os.path.join(self.build, "prefix")
         if version:
@@ -405,14 +414,26 @@ class Bench:
                        "before rule S1 (section 1c). `no grace` is ours static with "
                        "POCL_PTHREAD_HOST_GRACE_US=0: a worker takes a small launch at once, as before "
                        "rule P6, rather than leave it to the application thread that enqueued it for "
-                       "30 us. %s\n"
+                       "30 us. `PoCL floor` is PoCL's own floor for the launch: one thread's "
+                       "share of it, the work-groups divided by the threads (by the CPUs where "
+                       "there are fewer), run whole by the application thread through our driver on "
+                       "one compute unit (POCL_PTHREAD_HOST_GROUPS and POCL_PTHREAD_HOST_SHARE_US at "
+                       "their maximum), so with PoCL's path per launch paid once and no hand-off, "
+                       "scheduling or waiting for other threads: what a perfect division would cost "
+                       "in PoCL, with no slowdown either from threads running side by side; `static "
+                       "/ PoCL floor` is what sharing the launch costs beyond it. `omp, one thread's "
+                       "share` is the fair floor's loop on one thread over as many groups: `omp, "
+                       "same stores / omp, one thread's share` is what sharing costs OpenMP, and "
+                       "`PoCL floor / omp, one thread's share` what PoCL costs against an inline "
+                       "loop with no scheduling at all, which no scheduler changes. %s\n"
                        % (self.batches, self.launches, self.tbb_line()))
         rows, csv_rows = [], []
         # Stock and ours (static) on each other PoCL version too, so that the
         # ratio is there against the version a user would replace.
         others = list(self.others)
         variants = ["stock", "guided", "static", "static-nohost", "static-shareonce",
-                    "static-nograce", "omp", "omp-stores"]
+                    "static-nograce", "static-alone", "omp", "omp-stores", "omp-stores-alone"]
+        cpus = len(os.sched_getaffinity(0))
         for v in others:
             variants += ["stock@" + v, "static@" + v]
         tbb = self.tbb_variants()
@@ -421,17 +442,21 @@ class Bench:
             res = {v: {} for v in variants}
             for g in SIZES:
                 def measure(v):
-                    if v in ("omp", "omp-stores"):
-                        env = dict(os.environ, OMP_NUM_THREADS=str(t))
-                        cmd = [self.tool("omp_launch"), "--groups", str(g),
+                    if v in ("omp", "omp-stores", "omp-stores-alone"):
+                        alone = v == "omp-stores-alone"
+                        env = dict(os.environ, OMP_NUM_THREADS="1" if alone else str(t))
+                        cmd = [self.tool("omp_launch"), "--groups",
+                               str(-(-g // min(t, cpus)) if alone else g),
                                "--launches", str(self.launches), "--batches", str(self.batches)]
-                        if v == "omp-stores":
+                        if v != "omp":
                             env.update(OMP_PROC_BIND="close", OMP_PLACES="cores",
                                        OMP_WAIT_POLICY="active")
                             cmd.append("--stores")
                         out = self.run(cmd, env)
                     else:
-                        out = self.run([self.tool("cl_launch"), "--groups", str(g), "--local", "64",
+                        # PoCL's floor: one thread's share, rounded up.
+                        groups = -(-g // min(t, cpus)) if v == "static-alone" else g
+                        out = self.run([self.tool("cl_launch"), "--groups", str(groups), "--local", "64",
                                         "--launches", str(self.launches), "--batches", str(self.batches)],
                                        self.pocl_env(v, t))
                     return self.field(out, "median_us")
@@ -443,9 +468,11 @@ class Bench:
                 name = {"stock": "stock PoCL %s" % (version or self.main_version),
                         "guided": "guided (ours)", "omp": "omp static",
                         "omp-stores": "omp static, same stores",
+                        "omp-stores-alone": "omp, one thread's share",
                         "static-nohost": "static (ours, host runs off)",
                         "static-shareonce": "static (ours, shared at once)",
                         "static-nograce": "static (ours, no grace)",
+                        "static-alone": "PoCL floor (work-groups / threads, alone)",
                         "tbb-affinity": "tbb affinity (PoCL %s)" % (version or self.main_version),
                         "tbb-auto": "tbb auto (PoCL %s)" % (version or self.main_version),
                         "static": "static (ours%s)" % (", PoCL " + version if version else "")}[base]
@@ -465,6 +492,14 @@ class Bench:
                         + ["%.2f" % (res["static"][g] / res["omp"][g]) for g in SIZES])
             rows.append([t, "static / omp, same stores"]
                         + ["%.2f" % (res["static"][g] / res["omp-stores"][g]) for g in SIZES])
+            rows.append([t, "static / PoCL floor"]
+                        + ["%.2f" % (res["static"][g] / res["static-alone"][g]) for g in SIZES])
+            rows.append([t, "omp, same stores / omp, one thread's share"]
+                        + ["%.2f" % (res["omp-stores"][g] / res["omp-stores-alone"][g])
+                           for g in SIZES])
+            rows.append([t, "PoCL floor / omp, one thread's share"]
+                        + ["%.2f" % (res["static-alone"][g] / res["omp-stores-alone"][g])
+                           for g in SIZES])
             rows.append([t, "static / guided"]
                         + ["%.2f" % (res["static"][g] / res["guided"][g]) for g in SIZES])
             for v in tbb:
@@ -491,7 +526,7 @@ class Bench:
             ("launch-host", "the application thread: host runs, S1, P6",
              ["static", "static-nohost", "static-shareonce", "static-nograce"]),
             ("launch-peers", "the floors and the peers",
-             ["static", "guided", "omp", "omp-stores"] + tbb),
+             ["static", "guided", "static-alone", "omp", "omp-stores", "omp-stores-alone"] + tbb),
         ]
         # Titles go between single quotes in the gnuplot script: none has one.
         for name, title, series in questions:
