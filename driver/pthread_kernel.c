@@ -402,7 +402,7 @@ claim_or_wait (wgd_launch *d, unsigned tid, wgd_range *r, wgd_thread_stats *st,
   if (h.more || !r->wait)
     return h.more;
   pt_hunger_wait (claim_again, &h, PT_HUNGER_WAIT_NS, pt_real_clock (), hint,
-                  pt_pool_counted_cpu ());
+                  pt_pool_counted_cpu (), PT_SPIN_LOOKS);
   return h.more;
 }
 
@@ -430,7 +430,7 @@ wait_to_finish_last (wgd_launch *d, uint64_t done, pt_wake_hint *hint)
   own_finish f = { d, done };
   if (!others_finished (&f))
     pt_hunger_wait (others_finished, &f, PT_FINISH_WAIT_NS, pt_real_clock (),
-                    hint, pt_pool_counted_cpu ());
+                    hint, pt_pool_counted_cpu (), 1);
 }
 
 /* Where a worker is in a launch's grid: the coordinates of work-group

@@ -60,7 +60,10 @@
        (the thread that prepared the launch, or the first to join it)
        waits, so that two application threads never wait for each other.
        With 2 threads, launches of 4096 trivial work-groups took 0.89
-       [0.84-0.94] of their time.
+       [0.84-0.94] of their time.  The wait looks between pauses
+       (pt_hunger_wait): it ends 0.14 us after the last worker's report
+       where a look every 16 pauses ended it 0.44 us after (medians of
+       900 launches of 1024 work-groups, 2 threads).
    What S1 gives:
    - A launch that is trivial on the whole never wakes anybody: the
      thread that waits for it runs it, and nobody else is disturbed.

@@ -165,18 +165,24 @@ pt_spin_watch (_Atomic uint64_t *counter, uint64_t seen, uint64_t ns,
 
 bool
 pt_hunger_wait (bool (*ready) (void *), void *arg, uint64_t ns, pt_clock clock,
-                pt_wake_hint *hint, int counted)
+                pt_wake_hint *hint, int counted, unsigned pauses)
 {
   if (!pt_hunger_may_wait (hint, clock.cpu (clock.arg), counted))
     return false; /* B7, B8 */
   const uint64_t start = clock.now (clock.arg);
   uint64_t before = start;
+  if (pauses == 0)
+    pauses = 1;
   for (;;)
     {
       for (unsigned i = 0; i < PT_SPIN_LOOKS; ++i)
-        pt_cpu_relax (); /* B1 */
-      if (ready (arg))
-        return true;
+        {
+          /* The last of each `pauses` looks: the caller has just found
+             its ready false once.  */
+          if ((i + 1) % pauses == 0 && ready (arg))
+            return true;
+          pt_cpu_relax (); /* B1 */
+        }
       uint64_t now = clock.now (clock.arg);
       /* B2 (a clock going backwards is taken as no time), the time
          allowed, then B7 and B8.  */

@@ -244,15 +244,23 @@ pt_hunger_may_wait (pt_wake_hint *hint, int cpu, int counted)
 }
 
 /* B7's wait: a participant that found nothing to claim while others
-   still run work-groups of the launch calls ready (arg) after every
-   PT_SPIN_LOOKS pauses (B1) until it returns true, for at most ns from
-   the clock's first reading; it ends early when the clock jumps (B2) or
-   when pt_hunger_may_wait says no (B7, B8; counted: the CPU the caller
-   counts itself busy on, -1: none), which it asks first, before any
-   pause.  Returns whether ready returned true.  Leaving is always safe:
-   the caller only waits for what others do without it.  */
+   still run work-groups of the launch calls ready (arg) once every
+   `pauses` pauses (B1), until it returns true, for at most ns from the
+   clock's first reading; the clock is read every PT_SPIN_LOOKS pauses,
+   and the wait ends early when it jumps (B2) or when pt_hunger_may_wait
+   says no (B7, B8; counted: the CPU the caller counts itself busy on, -1:
+   none), which it asks first, before any call.  pauses: 1 to
+   PT_SPIN_LOOKS, a divisor of it.  A ready that is one load of a line
+   the others write once (S3's) is called between every two pauses: a
+   pause takes 30 ns on some CPUs, and 16 of them were half a microsecond
+   added to a launch's end.  A ready that is a claim, which reads every
+   block's word, is called once per reading, so that a hundred threads
+   waiting do not keep pulling the holders' lines away.  Returns whether
+   ready returned true.  Leaving is always safe: the caller only waits
+   for what others do without it.  */
 bool pt_hunger_wait (bool (*ready) (void *), void *arg, uint64_t ns,
-                     pt_clock clock, pt_wake_hint *hint, int counted);
+                     pt_clock clock, pt_wake_hint *hint, int counted,
+                     unsigned pauses);
 
 /* Who spins, for B5 and B6.  */
 typedef enum

@@ -610,6 +610,8 @@ counter_moved (void *arg)
 static void
 hunger_waits (void)
 {
+  /* calls: with one call per reading (pauses = PT_SPIN_LOOKS); with one
+     between every two pauses, PT_SPIN_LOOKS per reading.  */
   static const struct
   {
     const char *what;
@@ -619,7 +621,8 @@ hunger_waits (void)
     bool busy_first, want;
     unsigned readings, calls;
   } cases[] = {
-    /* ready as soon as the counter moves: the call after reading 5 */
+    /* ready as soon as the counter moves: the call after reading 5 (with
+       a call per pause, the first of PT_SPIN_LOOKS after it) */
     { "ready", 5, 0, 0, 0, 0, 0, -1, false, true, 5, 5 },
     /* nobody comes: 50 steps of 1000 ns reach 50000 at reading 51 */
     { "time up", 0, 0, 0, 0, 0, 0, -1, false, false, 51, 50 },
@@ -640,8 +643,14 @@ hunger_waits (void)
     { "B8", 0, 0, 0, 0, 3, 0, -1, false, false, 3, 2 },
     { "B8 itself", 0, 0, 0, 0, 3, 0, SPINNER_CPU, false, false, 51, 50 },
   };
-  for (size_t c = 0; c < sizeof (cases) / sizeof (cases[0]); ++c)
+  for (size_t k = 0; k < 2 * sizeof (cases) / sizeof (cases[0]); ++k)
     {
+      const size_t c = k / 2;
+      const unsigned pauses = k % 2 ? 1 : PT_SPIN_LOOKS;
+      unsigned calls = cases[c].calls;
+      if (pauses == 1)
+        calls = cases[c].want ? (calls - 1) * PT_SPIN_LOOKS + 1
+                              : calls * PT_SPIN_LOOKS;
       static _Atomic uint64_t counter;
       atomic_store (&counter, 7);
       script s = { 0 };
@@ -663,14 +672,14 @@ hunger_waits (void)
       ready_probe r = { &s, 0 };
       bool got = pt_hunger_wait (counter_moved, &r, 50000,
                                  (pt_clock){ script_now, script_cpu, &s },
-                                 &s.hint, cases[c].counted);
+                                 &s.hint, cases[c].counted, pauses);
       CHECK (got == cases[c].want && s.readings == cases[c].readings
-                 && r.calls == cases[c].calls,
-             "hunger wait, %s: %s after %u readings and %u calls of ready, "
-             "want %s after %u and %u",
-             cases[c].what, got ? "ready" : "left", s.readings, r.calls,
-             cases[c].want ? "ready" : "left", cases[c].readings,
-             cases[c].calls);
+                 && r.calls == calls,
+             "hunger wait, %s, a call every %u pauses: %s after %u readings "
+             "and %u calls of ready, want %s after %u and %u",
+             cases[c].what, pauses, got ? "ready" : "left", s.readings,
+             r.calls, cases[c].want ? "ready" : "left", cases[c].readings,
+             calls);
     }
   printf ("hunger waits: end when ready, on time, preempted (B2) or "
           "crowded (B7, B8), at the reading they must\n");
