@@ -3,9 +3,9 @@
 (cl_launch) on two or more installed PoCL prefixes, alternated in one run.
 
 Each prefix is a PoCL installation whose etc/OpenCL/vendors names its
-libpocl (build/prefix/ours is this checkout's; cmake/MakeStockPrefix.cmake
-makes a copy with another pthread module, e.g. one built from an older
-revision).  For every thread count, size and schedule, the variants take
+libpocl (build/prefix/ours is this checkout's; bench/module_at.sh REV
+makes one that runs the driver of git revision REV, the "before" of a
+driver change).  For every thread count, size and schedule, the variants take
 turns, round after round, so that a drift of the machine hits them alike;
 the table gives each one's median over rounds (each round is itself
 cl_launch's median over its batches) and its ratio to the first variant,
